@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// The whole suite. Tests that start servers or child processes run in forks so a
+// crashed server cannot take the runner down; two workers match the 2-core target machine.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+  },
+});
