@@ -1,0 +1,57 @@
+// Paired differences of counts and times (dead calls, tokens, seconds): the median of the
+// per-pair differences with a percentile bootstrap interval. Seeded, so a report computed
+// twice from the same run prints the same interval.
+
+export interface MedianDifference {
+  /** Median of (b - a) over the pairs. */
+  estimate: number;
+  lower: number;
+  upper: number;
+  pairs: number;
+}
+
+export const BOOTSTRAP_RESAMPLES = 2_000; // enough for stable 2.5/97.5 percentiles; ~1 ms per 100 pairs
+
+/** A small, fast, well-mixed 32-bit PRNG (mulberry32); quality is ample for resampling. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export function pairedMedianDifference(
+  a: readonly number[],
+  b: readonly number[],
+  seed = 1,
+  resamples = BOOTSTRAP_RESAMPLES,
+): MedianDifference {
+  if (a.length !== b.length) throw new RangeError(`paired samples differ in length: ${a.length} and ${b.length}`);
+  const diffs = a.map((value, i) => b[i]! - value);
+  if (diffs.length === 0) return { estimate: Number.NaN, lower: Number.NaN, upper: Number.NaN, pairs: 0 };
+  const random = seededRandom(seed);
+  const medians: number[] = [];
+  const sample = new Array<number>(diffs.length);
+  for (let r = 0; r < resamples; r += 1) {
+    for (let i = 0; i < diffs.length; i += 1) sample[i] = diffs[Math.floor(random() * diffs.length)]!;
+    medians.push(median(sample));
+  }
+  medians.sort((x, y) => x - y);
+  return {
+    estimate: median(diffs),
+    lower: medians[Math.floor(0.025 * (resamples - 1))]!,
+    upper: medians[Math.ceil(0.975 * (resamples - 1))]!,
+    pairs: diffs.length,
+  };
+}

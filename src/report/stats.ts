@@ -1,0 +1,120 @@
+// The statistics a comparison rests on. Pure functions over counts; every interval is 95%.
+
+/** Two-sided 95% normal quantile. */
+export const Z95 = 1.959963984540054;
+
+export interface Interval {
+  lower: number;
+  upper: number;
+}
+
+/**
+ * Wilson score interval for a proportion (Wilson 1927). Chosen over the Wald interval because
+ * it stays inside [0, 1] and keeps its coverage at the small n and extreme rates that agent
+ * benchmarks produce (all passes, none). With n = 0 nothing is known: [0, 1].
+ */
+export function wilson(successes: number, n: number, z = Z95): Interval {
+  checkCounts(successes, n);
+  if (n === 0) return { lower: 0, upper: 1 };
+  const p = successes / n;
+  const z2 = z * z;
+  const denominator = 1 + z2 / n;
+  const centre = (p + z2 / (2 * n)) / denominator;
+  const half = (z / denominator) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  // At p = 0 or 1 the bound is exactly 0 or 1; rounding must not move it off.
+  return {
+    lower: successes === 0 ? 0 : Math.max(0, centre - half),
+    upper: successes === n ? 1 : Math.min(1, centre + half),
+  };
+}
+
+/**
+ * Exact (binomial) McNemar test, two-sided: of the discordant pairs, `b` went one way and `c`
+ * the other; under no difference each is Binomial(b + c, 1/2). With no discordant pairs there
+ * is no evidence either way: p = 1.
+ */
+export function mcnemarExact(b: number, c: number): number {
+  checkCounts(0, b);
+  checkCounts(0, c);
+  const n = b + c;
+  if (n === 0) return 1;
+  const k = Math.min(b, c);
+  let tail = 0;
+  for (let i = 0; i <= k; i += 1) tail += binomialPmfHalf(n, i);
+  return Math.min(1, 2 * tail);
+}
+
+/** P(X = i) for X ~ Binomial(n, 1/2), in log space so n in the thousands does not overflow. */
+function binomialPmfHalf(n: number, i: number): number {
+  return Math.exp(logChoose(n, i) - n * Math.LN2);
+}
+
+function logChoose(n: number, k: number): number {
+  let sum = 0;
+  for (let j = 1; j <= k; j += 1) sum += Math.log((n - k + j) / j);
+  return sum;
+}
+
+/**
+ * Difference of paired proportions (B minus A) with the Agresti-Min (2005) interval: the Wald
+ * interval after adding 1/2 to each of the four cells. Over n pairs, `bOnly` passed only under
+ * B and `aOnly` only under A. Its coverage is close to nominal at small n, unlike the plain Wald.
+ */
+export function pairedDifference(aOnly: number, bOnly: number, n: number): Interval & { estimate: number } {
+  checkCounts(aOnly + bOnly, n);
+  if (n === 0) return { estimate: 0, lower: -1, upper: 1 };
+  const estimate = (bOnly - aOnly) / n;
+  const nAdj = n + 2;
+  const gain = bOnly + 0.5;
+  const loss = aOnly + 0.5;
+  const centre = (gain - loss) / nAdj;
+  const variance = (gain + loss - ((gain - loss) * (gain - loss)) / nAdj) / (nAdj * nAdj);
+  const half = Z95 * Math.sqrt(variance);
+  return { estimate, lower: Math.max(-1, centre - half), upper: Math.min(1, centre + half) };
+}
+
+/**
+ * How many times the current number of pairs would make a paired difference of this size
+ * significant at 5% with 80% power (normal approximation to McNemar, Connor 1987), given
+ * the observed share of discordant pairs. Undefined when there is no difference to detect.
+ */
+export function pairsMultipleToSettle(aOnly: number, bOnly: number, n: number): number | undefined {
+  if (n === 0 || aOnly === bOnly) return undefined;
+  const discordant = (aOnly + bOnly) / n;
+  const difference = Math.abs(bOnly - aOnly) / n;
+  const zPower = 0.8416212335729143; // one-sided 80% power
+  const needed =
+    (Z95 * Math.sqrt(discordant) + zPower * Math.sqrt(discordant - difference * difference)) ** 2 /
+    (difference * difference);
+  return needed / n;
+}
+
+/** Unbiased pass@k for one rung with c passes of n (Chen et al. 2021): 1 - C(n-c,k)/C(n,k). */
+export function passAtK(c: number, n: number, k: number): number {
+  checkK(c, n, k);
+  if (n - c < k) return 1;
+  // C(n-c,k)/C(n,k) as a running product: no factorial ever overflows.
+  let ratio = 1;
+  for (let i = 0; i < k; i += 1) ratio *= (n - c - i) / (n - i);
+  return 1 - ratio;
+}
+
+/** pass^k for one rung: the chance that k draws without replacement all pass, C(c,k)/C(n,k). */
+export function passHatK(c: number, n: number, k: number): number {
+  checkK(c, n, k);
+  let ratio = 1;
+  for (let i = 0; i < k; i += 1) ratio *= (c - i) / (n - i);
+  return Math.max(0, ratio);
+}
+
+function checkK(c: number, n: number, k: number): void {
+  checkCounts(c, n);
+  if (!Number.isInteger(k) || k < 1 || k > n) throw new RangeError(`k must be an integer from 1 to n = ${n}, got ${k}`);
+}
+
+function checkCounts(successes: number, n: number): void {
+  if (!Number.isInteger(n) || n < 0) throw new RangeError(`n must be a whole number >= 0, got ${n}`);
+  if (!Number.isInteger(successes) || successes < 0 || successes > n) {
+    throw new RangeError(`count must be a whole number from 0 to n = ${n}, got ${successes}`);
+  }
+}

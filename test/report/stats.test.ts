@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import { mcnemarExact, pairedDifference, pairsMultipleToSettle, passAtK, passHatK, wilson } from '../../src/report/stats.ts';
+import { median, pairedMedianDifference, seededRandom } from '../../src/report/bootstrap.ts';
+
+describe('wilson', () => {
+  // Published values: Newcombe RG (1998), "Two-sided confidence intervals for the single
+  // proportion: comparison of seven methods", Statistics in Medicine 17:857-872, Table I,
+  // method 3 (score interval without continuity correction), to four decimals.
+  it.each([
+    [81, 263, 0.2553, 0.3662],
+    [15, 148, 0.0624, 0.1605],
+    [0, 20, 0.0, 0.1611],
+    [1, 29, 0.0061, 0.1718],
+  ])('matches Newcombe 1998 for %i of %i', (x, n, lower, upper) => {
+    const interval = wilson(x, n);
+    expect(interval.lower).toBeCloseTo(lower, 4);
+    expect(interval.upper).toBeCloseTo(upper, 4);
+  });
+
+  it('is [0, 1] when nothing was observed', () => {
+    expect(wilson(0, 0)).toEqual({ lower: 0, upper: 1 });
+  });
+
+  it('ends exactly at 1 when every run passed, and below it at the other side', () => {
+    const interval = wilson(29, 29);
+    expect(interval.upper).toBe(1);
+    expect(interval.lower).toBeCloseTo(1 - wilson(0, 29).upper, 12); // the mirror of 0 of 29
+  });
+
+  it('starts exactly at 0 when none passed', () => {
+    expect(wilson(0, 7).lower).toBe(0);
+  });
+
+  it('refuses counts that are not counts', () => {
+    expect(() => wilson(3, 2)).toThrow(RangeError);
+    expect(() => wilson(-1, 2)).toThrow(RangeError);
+    expect(() => wilson(1, 2.5)).toThrow(/n must be a whole number/);
+  });
+});
+
+describe('mcnemarExact', () => {
+  // Exact two-sided binomial p-values, 2 * P(X <= min(b, c)) for X ~ Bin(b + c, 1/2), worked by
+  // hand and matching R's binom.test(min, b + c)$p.value: 1 of 7 -> 2 * 8/128 = 0.125;
+  // 0 of 5 -> 2/32 = 0.0625; 2 of 12 -> 2 * 79/4096 = 0.038574; 5 of 20 -> 0.041389.
+  it.each([
+    [1, 6, 0.125],
+    [6, 1, 0.125],
+    [0, 5, 0.0625],
+    [2, 10, 0.0385742],
+    [5, 15, 0.0413895],
+  ])('gives the exact p-value for %i against %i', (b, c, p) => {
+    expect(mcnemarExact(b, c)).toBeCloseTo(p, 6);
+  });
+
+  it('is 1 with no discordant pairs', () => {
+    expect(mcnemarExact(0, 0)).toBe(1);
+  });
+
+  it('is capped at 1 when the split is even', () => {
+    expect(mcnemarExact(3, 3)).toBe(1);
+    expect(mcnemarExact(0, 1)).toBe(1);
+  });
+
+  it('stays finite for thousands of pairs', () => {
+    const p = mcnemarExact(900, 1100);
+    expect(p).toBeGreaterThan(0);
+    expect(p).toBeLessThan(0.001);
+  });
+});
+
+describe('pairedDifference', () => {
+  it('estimates B minus A over all pairs and brackets it', () => {
+    const d = pairedDifference(2, 8, 50);
+    expect(d.estimate).toBeCloseTo(0.12, 10);
+    expect(d.lower).toBeLessThan(0.12);
+    expect(d.upper).toBeGreaterThan(0.12);
+    // Agresti-Min by hand: cells +1/2 (8.5 and 2.5), n* = 52: centre 6/52, var (11 - 36/52)/52^2.
+    const half = 1.959964 * Math.sqrt((11 - 36 / 52) / 52 ** 2);
+    expect(d.lower).toBeCloseTo(6 / 52 - half, 6);
+    expect(d.upper).toBeCloseTo(6 / 52 + half, 6);
+  });
+
+  it('is symmetric when the arms swap', () => {
+    const ab = pairedDifference(2, 8, 50);
+    const ba = pairedDifference(8, 2, 50);
+    expect(ba.estimate).toBeCloseTo(-ab.estimate, 12);
+    expect(ba.lower).toBeCloseTo(-ab.upper, 12);
+  });
+
+  it('narrows as the pairs grow at the same rates', () => {
+    const small = pairedDifference(2, 8, 50);
+    const large = pairedDifference(20, 80, 500);
+    expect(large.upper - large.lower).toBeLessThan((small.upper - small.lower) / 2);
+  });
+
+  it('says nothing is known with no pairs', () => {
+    expect(pairedDifference(0, 0, 0)).toEqual({ estimate: 0, lower: -1, upper: 1 });
+  });
+});
+
+describe('pairsMultipleToSettle', () => {
+  it('is undefined when there is no difference', () => {
+    expect(pairsMultipleToSettle(3, 3, 40)).toBeUndefined();
+    expect(pairsMultipleToSettle(0, 0, 0)).toBeUndefined();
+  });
+
+  it('asks for more pairs the smaller the difference', () => {
+    const big = pairsMultipleToSettle(1, 9, 40)!;
+    const small = pairsMultipleToSettle(4, 6, 40)!;
+    expect(small).toBeGreaterThan(big);
+    expect(pairsMultipleToSettle(0, 20, 40)!).toBeLessThan(1); // 0 vs 20 of 40 is settled already
+  });
+});
+
+describe('pass@k and pass^k', () => {
+  it('pass@1 is the pass rate and pass^1 too', () => {
+    expect(passAtK(3, 10, 1)).toBeCloseTo(0.3, 12);
+    expect(passHatK(3, 10, 1)).toBeCloseTo(0.3, 12);
+  });
+
+  it('matches the combinatorial definitions', () => {
+    // 1 - C(7,5)/C(10,5) = 1 - 21/252; C(3,2)/C(10,2) = 3/45.
+    expect(passAtK(3, 10, 5)).toBeCloseTo(1 - 21 / 252, 12);
+    expect(passHatK(3, 10, 2)).toBeCloseTo(3 / 45, 12);
+  });
+
+  it('is certain once fewer failures than draws remain', () => {
+    expect(passAtK(8, 10, 3)).toBe(1);
+  });
+
+  it('handles none and all passing', () => {
+    expect(passAtK(0, 10, 3)).toBe(0);
+    expect(passHatK(10, 10, 10)).toBe(1);
+    expect(passHatK(2, 10, 3)).toBe(0);
+  });
+
+  it('refuses k outside 1..n', () => {
+    expect(() => passAtK(1, 5, 0)).toThrow(/k must be an integer from 1 to n = 5/);
+    expect(() => passHatK(1, 5, 6)).toThrow(RangeError);
+  });
+});
+
+describe('paired median difference', () => {
+  it('takes the median of the per-pair differences', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 2, 3])).toBe(2.5);
+    const d = pairedMedianDifference([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [3, 3, 5, 6, 6, 8, 8, 9, 12, 12], 7);
+    expect(d.estimate).toBe(2);
+    expect(d.lower).toBeLessThanOrEqual(2);
+    expect(d.upper).toBeGreaterThanOrEqual(2);
+    expect(d.pairs).toBe(10);
+  });
+
+  it('gives the same interval for the same seed and may differ for another', () => {
+    const a = [5, 1, 7, 3, 9, 2, 8, 4, 6, 0, 11, 13];
+    const b = [1, 4, 2, 8, 5, 7, 3, 9, 0, 6, 2, 3];
+    expect(pairedMedianDifference(a, b, 42)).toEqual(pairedMedianDifference(a, b, 42));
+    expect(seededRandom(1)()).not.toBe(seededRandom(2)());
+  });
+
+  it('is a point when every pair differs by the same amount', () => {
+    const d = pairedMedianDifference([1, 2, 3], [4, 5, 6]);
+    expect(d).toEqual({ estimate: 3, lower: 3, upper: 3, pairs: 3 });
+  });
+
+  it('refuses samples of different lengths and reports nothing for none', () => {
+    expect(() => pairedMedianDifference([1], [1, 2])).toThrow(/differ in length/);
+    expect(pairedMedianDifference([], []).pairs).toBe(0);
+  });
+});
