@@ -1,0 +1,95 @@
+// The rung file format (rungs/*.yaml). A rung is one multi-step task against real MCP servers,
+// with checks per step and a reference solution that `ladder rungs validate` runs to prove the
+// rung solvable and every check able to fail. The field order here is the documented order.
+import { z } from 'zod';
+
+const positiveInt = z.number({ error: 'expected a positive integer' }).int('expected a positive integer').positive('expected a positive integer');
+const toolName = z.string().regex(/^[a-z0-9-]+__[A-Za-z0-9_-]+$/, 'expected a qualified tool name, server__tool');
+
+/** Ladder's own workbench server, with its faults and options (src/server/). */
+const workbenchServer = z.strictObject({
+  workbench: z.strictObject({
+    /** Fault settings passed to the server as they are; the server validates them. */
+    faults: z.record(z.string(), z.unknown()).default({}),
+    /** Tool families to leave out, for rungs that need a small roster. */
+    options: z.record(z.string(), z.unknown()).default({}),
+  }),
+});
+
+/** Any MCP server in the ecosystem's `mcpServers` shape. `{workspace}` in args/env/cwd is the pass's folder. */
+const stdioServer = z.strictObject({
+  command: z.string().min(1, 'expected a command'),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  cwd: z.string().optional(),
+});
+const httpServer = z.strictObject({
+  url: z.url('expected an http(s) URL'),
+  headers: z.record(z.string(), z.string()).default({}),
+});
+export const serverSpec = z.union([workbenchServer, stdioServer, httpServer], {
+  error: 'expected {workbench: {...}}, {command, args, env, cwd} or {url, headers}',
+});
+
+const check = z.union(
+  [
+    z.strictObject({ file: z.strictObject({ path: z.string().min(1), exists: z.boolean().default(true), matches: z.string().optional() }) }),
+    z.strictObject({ sql: z.strictObject({ query: z.string().min(1), rows: z.array(z.array(z.union([z.string(), z.number(), z.null()]))) }) }),
+    z.strictObject({ called: toolName }),
+    z.strictObject({ notCalled: toolName }),
+    z.strictObject({
+      answer: z
+        .strictObject({ matches: z.string().optional(), mentions: z.array(z.string()).optional() })
+        .refine((a) => a.matches !== undefined || (a.mentions?.length ?? 0) > 0, 'expected matches or mentions'),
+    }),
+    z.strictObject({ maxRepeats: z.number().int().nonnegative() }),
+    z.strictObject({ noZeroToolRounds: z.literal(true) }),
+  ],
+  { error: 'expected one of file, sql, called, notCalled, answer, maxRepeats, noZeroToolRounds' },
+);
+
+const referenceCall = z.strictObject({
+  tool: toolName,
+  args: z.record(z.string(), z.unknown()).default({}),
+});
+
+const step = z.strictObject({
+  prompt: z.string().min(1, 'expected a prompt'),
+  /** Tool calls allowed in the step; the step ends as `ceiling` when they are spent. */
+  ceiling: positiveInt,
+  /** Wall-clock seconds for the step, scaled by the time factor. */
+  timeLimitS: z.number().positive('expected a positive number of seconds').default(300),
+  checks: z.array(check).min(1, 'expected at least one check'),
+  reference: z.strictObject({
+    calls: z.array(referenceCall).default([]),
+    answer: z.string().min(1, 'expected the reference answer'),
+  }),
+});
+
+export const rungSchema = z.strictObject({
+  name: z.string().regex(/^[a-z0-9-]+$/, 'expected lower-case letters, digits and dashes'),
+  description: z.string().min(1),
+  /** The real failure the rung reproduces: where it was seen and what happened. */
+  origin: z.string().min(1, 'expected the incident this rung comes from'),
+  servers: z.record(z.string().regex(/^[a-z0-9-]+$/, 'expected a server name of [a-z0-9-]+'), serverSpec),
+  /** Qualified tool names that are deterministic, beyond what servers declare in `_meta`. */
+  deterministic: z.array(toolName).default([]),
+  /** Whether a server's `_meta["ladder/deterministic"]` is believed. */
+  trustServerHints: z.boolean().default(true),
+  /** Scales job durations, the wait cap and client timeouts together (1 = real time). */
+  timeFactor: z.number().positive().default(1),
+  setup: z
+    .strictObject({
+      /** Files copied into the pass's workspace: relative path -> content. */
+      files: z.record(z.string(), z.string()).default({}),
+      /** SQL run against the workbench database before the pass. */
+      sql: z.string().optional(),
+    })
+    .default({ files: {} }),
+  steps: z.array(step).min(1, 'expected at least one step'),
+});
+
+export type Rung = z.infer<typeof rungSchema>;
+export type RungStep = Rung['steps'][number];
+export type Check = RungStep['checks'][number];
+export type ServerSpec = z.infer<typeof serverSpec>;
