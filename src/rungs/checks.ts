@@ -1,0 +1,126 @@
+// A step's checks, judged over what the step did. Each says why it failed, in words a rung
+// author can act on. Checks read the pass's workspace and database but never change them.
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Check } from './schema.ts';
+
+/** One tool call the model asked for, whatever the harness did with it. */
+export interface StepCall {
+  tool: string;
+  /** The call key (tool plus canonical arguments): equal keys are identical calls. */
+  key: string;
+  outcome: string;
+}
+
+/** What a step did, as the checks see it. */
+export interface StepRecord {
+  /** The model's final text for the step ('' when it never answered). */
+  answer: string;
+  calls: readonly StepCall[];
+  /** Tools offered on each model request of the step. */
+  toolsOfferedPerRound: readonly number[];
+  /** Servers configured for the pass: a round offered zero tools only matters when > 0. */
+  serversConfigured: number;
+  workspace: string;
+  /** The workbench database, when the rung has one. */
+  databasePath?: string;
+}
+
+export interface CheckResult {
+  check: string;
+  passed: boolean;
+  /** Why it failed; absent when it passed. */
+  why?: string;
+}
+
+export async function runChecks(checks: readonly Check[], step: StepRecord): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  for (const check of checks) results.push(await runCheck(check, step));
+  return results;
+}
+
+export function describeCheck(check: Check): string {
+  const [kind, value] = Object.entries(check)[0]!;
+  return `${kind} ${JSON.stringify(value)}`;
+}
+
+async function runCheck(check: Check, step: StepRecord): Promise<CheckResult> {
+  const name = describeCheck(check);
+  const fail = (why: string): CheckResult => ({ check: name, passed: false, why });
+  const pass: CheckResult = { check: name, passed: true };
+
+  if ('file' in check) {
+    const path = insideWorkspace(step.workspace, check.file.path);
+    if (path === undefined) return fail(`${check.file.path} is outside the workspace`);
+    const text = await readFile(path, 'utf8').catch(() => undefined);
+    if (!check.file.exists) return text === undefined ? pass : fail(`${check.file.path} exists but should not`);
+    if (text === undefined) return fail(`${check.file.path} does not exist`);
+    if (check.file.matches !== undefined && !new RegExp(check.file.matches, 'm').test(text)) {
+      return fail(`${check.file.path} does not match /${check.file.matches}/`);
+    }
+    return pass;
+  }
+  if ('sql' in check) {
+    if (step.databasePath === undefined) return fail('the rung has no workbench database to query');
+    const rows = queryRows(step.databasePath, check.sql.query);
+    if (typeof rows === 'string') return fail(`the query failed: ${rows}`);
+    const got = JSON.stringify(rows);
+    return got === JSON.stringify(check.sql.rows) ? pass : fail(`expected rows ${JSON.stringify(check.sql.rows)}, got ${got}`);
+  }
+  if ('called' in check) {
+    return step.calls.some((c) => c.tool === check.called) ? pass : fail(`${check.called} was never called`);
+  }
+  if ('notCalled' in check) {
+    const count = step.calls.filter((c) => c.tool === check.notCalled).length;
+    return count === 0 ? pass : fail(`${check.notCalled} was called ${count} time(s)`);
+  }
+  if ('answer' in check) {
+    const { matches, mentions = [] } = check.answer;
+    if (step.answer === '') return fail('the step ended without an answer');
+    if (matches !== undefined && !new RegExp(matches, 'i').test(step.answer)) return fail(`the answer does not match /${matches}/i`);
+    const missing = mentions.filter((m) => !step.answer.toLowerCase().includes(m.toLowerCase()));
+    return missing.length === 0 ? pass : fail(`the answer does not mention ${missing.map((m) => JSON.stringify(m)).join(', ')}`);
+  }
+  if ('maxRepeats' in check) {
+    const worst = mostRepeated(step.calls);
+    return worst.repeats <= check.maxRepeats
+      ? pass
+      : fail(`${worst.tool} was repeated ${worst.repeats} time(s) with identical arguments (at most ${check.maxRepeats})`);
+  }
+  // noZeroToolRounds: a round offered no tools while servers are configured cannot be
+  // answered correctly by construction (seeds/000).
+  const zero = step.toolsOfferedPerRound.filter((n) => n === 0).length;
+  return step.serversConfigured === 0 || zero === 0 ? pass : fail(`${zero} round(s) were offered no tools`);
+}
+
+/** The call repeated most often after its first ask: repeats = identical calls - 1. */
+export function mostRepeated(calls: readonly StepCall[]): { tool: string; repeats: number } {
+  const counts = new Map<string, { tool: string; n: number }>();
+  for (const call of calls) {
+    const entry = counts.get(call.key) ?? { tool: call.tool, n: 0 };
+    entry.n += 1;
+    counts.set(call.key, entry);
+  }
+  let worst = { tool: '', repeats: 0 };
+  for (const { tool, n } of counts.values()) if (n - 1 > worst.repeats) worst = { tool, repeats: n - 1 };
+  return worst;
+}
+
+function insideWorkspace(workspace: string, path: string): string | undefined {
+  const full = resolve(workspace, path);
+  const rel = relative(workspace, full);
+  return rel.startsWith('..') || isAbsolute(rel) ? undefined : full;
+}
+
+function queryRows(databasePath: string, query: string): unknown[][] | string {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(databasePath, { readonly: true, fileMustExist: true });
+    return db.prepare(query).raw(true).all() as unknown[][];
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    db?.close();
+  }
+}

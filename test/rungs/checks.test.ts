@@ -1,0 +1,122 @@
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mostRepeated, runChecks, type StepRecord } from '../../src/rungs/checks.ts';
+import type { Check } from '../../src/rungs/schema.ts';
+
+let workspace: string;
+let databasePath: string;
+
+beforeAll(async () => {
+  workspace = await mkdtemp(join(tmpdir(), 'ladder-checks-'));
+  await mkdir(join(workspace, 'conf'));
+  await writeFile(join(workspace, 'conf', 'app.yaml'), 'port: 8080\nmode: fast\n');
+  databasePath = join(workspace, 'bench.sqlite');
+  const db = new Database(databasePath);
+  db.exec("CREATE TABLE orders (id INTEGER, item TEXT); INSERT INTO orders VALUES (1001, 'lamp')");
+  db.close();
+});
+
+function step(overrides: Partial<StepRecord> = {}): StepRecord {
+  return {
+    answer: 'The port is 8080.',
+    calls: [],
+    toolsOfferedPerRound: [5, 5],
+    serversConfigured: 1,
+    workspace,
+    databasePath,
+    ...overrides,
+  };
+}
+
+async function one(check: Check, record = step()) {
+  const [result] = await runChecks([check], record);
+  return result!;
+}
+
+const call = (tool: string, key = `${tool}\n{}`, outcome = 'ok') => ({ tool, key, outcome });
+
+describe('file checks', () => {
+  it('pass when the file exists and matches', async () => {
+    expect(await one({ file: { path: 'conf/app.yaml', exists: true, matches: '^mode: fast$' } })).toMatchObject({ passed: true });
+  });
+  it('say the file is missing', async () => {
+    expect((await one({ file: { path: 'conf/none.yaml', exists: true } })).why).toBe('conf/none.yaml does not exist');
+  });
+  it('say the file does not match', async () => {
+    expect((await one({ file: { path: 'conf/app.yaml', exists: true, matches: '^mode: slow$' } })).why).toBe(
+      'conf/app.yaml does not match /^mode: slow$/',
+    );
+  });
+  it('can require a file to be absent', async () => {
+    expect((await one({ file: { path: 'conf/none.yaml', exists: false } })).passed).toBe(true);
+    expect((await one({ file: { path: 'conf/app.yaml', exists: false } })).why).toBe('conf/app.yaml exists but should not');
+  });
+  it('refuse a path outside the workspace', async () => {
+    expect((await one({ file: { path: '../etc/passwd', exists: true } })).why).toBe('../etc/passwd is outside the workspace');
+  });
+});
+
+describe('sql checks', () => {
+  it('pass when the rows are exactly the expected ones', async () => {
+    expect((await one({ sql: { query: 'SELECT id, item FROM orders', rows: [[1001, 'lamp']] } })).passed).toBe(true);
+  });
+  it('show expected and actual rows', async () => {
+    expect((await one({ sql: { query: 'SELECT id FROM orders', rows: [[1002]] } })).why).toBe('expected rows [[1002]], got [[1001]]');
+  });
+  it('report a failing query with the database message', async () => {
+    expect((await one({ sql: { query: 'SELECT * FROM nope', rows: [] } })).why).toBe('the query failed: no such table: nope');
+  });
+  it('fail when the rung has no database', async () => {
+    expect((await one({ sql: { query: 'SELECT 1', rows: [[1]] } }, step({ databasePath: undefined }))).why).toBe(
+      'the rung has no workbench database to query',
+    );
+  });
+});
+
+describe('call checks', () => {
+  const record = step({ calls: [call('bench__files_read', 'a'), call('bench__sql_query', 'b', 'refused')] });
+  it('count a refused call as called: the model asked for it', async () => {
+    expect((await one({ called: 'bench__sql_query' }, record)).passed).toBe(true);
+  });
+  it('say a tool was never called', async () => {
+    expect((await one({ called: 'bench__files_write' }, record)).why).toBe('bench__files_write was never called');
+  });
+  it('say how often a forbidden tool was called', async () => {
+    expect((await one({ notCalled: 'bench__files_read' }, record)).why).toBe('bench__files_read was called 1 time(s)');
+    expect((await one({ notCalled: 'bench__files_write' }, record)).passed).toBe(true);
+  });
+});
+
+describe('answer checks', () => {
+  it('match case-insensitively', async () => {
+    expect((await one({ answer: { matches: 'PORT IS \\d+' } })).passed).toBe(true);
+    expect((await one({ answer: { matches: 'port is 9090' } })).why).toBe('the answer does not match /port is 9090/i');
+  });
+  it('name every missing mention', async () => {
+    expect((await one({ answer: { mentions: ['8080', 'mode', 'fast'] } })).why).toBe('the answer does not mention "mode", "fast"');
+    expect((await one({ answer: { mentions: ['8080'] } })).passed).toBe(true);
+  });
+  it('fail a step that never answered', async () => {
+    expect((await one({ answer: { mentions: ['x'] } }, step({ answer: '' }))).why).toBe('the step ended without an answer');
+  });
+});
+
+describe('repeat and roster checks', () => {
+  it('count repeats after the first identical call', () => {
+    const calls = [call('t', 'k1'), call('t', 'k1'), call('t', 'k1'), call('u', 'k2'), call('u', 'k2')];
+    expect(mostRepeated(calls)).toEqual({ tool: 't', repeats: 2 });
+    expect(mostRepeated([])).toEqual({ tool: '', repeats: 0 });
+  });
+  it('allow at most K repeats', async () => {
+    const record = step({ calls: [call('t', 'k'), call('t', 'k'), call('t', 'k')] });
+    expect((await one({ maxRepeats: 2 }, record)).passed).toBe(true);
+    expect((await one({ maxRepeats: 1 }, record)).why).toBe('t was repeated 2 time(s) with identical arguments (at most 1)');
+  });
+  it('fail a round offered no tools while servers are configured', async () => {
+    expect((await one({ noZeroToolRounds: true }, step({ toolsOfferedPerRound: [5, 0, 0] }))).why).toBe('2 round(s) were offered no tools');
+    expect((await one({ noZeroToolRounds: true }, step({ toolsOfferedPerRound: [0], serversConfigured: 0 }))).passed).toBe(true);
+  });
+});
