@@ -1,0 +1,145 @@
+import { describe, it, expect } from 'vitest';
+import { TurnBreaker, type TurnVerdict } from '../../src/reliability/turnBreaker.ts';
+import type { TurnBreakerOptions } from '../../src/reliability/turnBreaker.ts';
+
+// The error seed 000's dead browser returned, verbatim, six times in one turn.
+const DEAD = [
+  'mcp-beaver: upstream MCP session is closed (reconnect also failed:',
+  'reconnect upstream MCP "http://127.0.0.1:8931/mcp":',
+  'sending "notifications/initialized": Bad Request)',
+].join('\n');
+const NAVIGATE = 'playwright__browser_navigate';
+const ARTIFACT = { url: 'https://example.test/artifact/42' };
+
+/** Plays a turn the way the lane does: check, send only if allowed, record a failure. */
+function callDeadTool(breaker: TurnBreaker, round: number, args: unknown = ARTIFACT): TurnVerdict {
+  const verdict = breaker.check(NAVIGATE, args);
+  if (verdict.allowed) breaker.recordFailure(NAVIGATE, args, round, DEAD);
+  return verdict;
+}
+
+describe('TurnBreaker, keyed on the call', () => {
+  it('sends one of six identical calls to a dead tool and refuses five with its error', () => {
+    const breaker = new TurnBreaker();
+    breaker.openTurn(4);
+    const rounds = [1, 5, 7, 7, 9, 9];
+    const verdicts = rounds.map((round) => callDeadTool(breaker, round));
+    expect(verdicts.filter((v) => v.allowed)).toHaveLength(1);
+    const refusals = verdicts.slice(1);
+    expect(refusals).toHaveLength(5);
+    for (const refusal of refusals) {
+      expect(refusal).toEqual({
+        allowed: false,
+        failure: { turn: 4, round: 1, error: DEAD },
+        text: `${DEAD}\nNot sent again: the identical call failed at round 1 of this turn with the error above.`,
+      });
+    }
+  });
+
+  it('allows a call that has not failed', () => {
+    const breaker = new TurnBreaker();
+    breaker.openTurn(1);
+    expect(breaker.check(NAVIGATE, ARTIFACT)).toEqual({ allowed: true });
+  });
+
+  it('lets a corrected call with other arguments through', () => {
+    const breaker = new TurnBreaker();
+    breaker.openTurn(1);
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 2, DEAD);
+    expect(breaker.check(NAVIGATE, { url: 'https://example.test/artifact/43' })).toEqual({
+      allowed: true,
+    });
+  });
+
+  it('refuses the same arguments given in another key order', () => {
+    const breaker = new TurnBreaker();
+    breaker.openTurn(1);
+    breaker.recordFailure('db__query', { sql: 'select 1', limit: 5 }, 3, 'syntax error');
+    expect(breaker.check('db__query', { limit: 5, sql: 'select 1' }).allowed).toBe(false);
+  });
+
+  it('does not refuse another tool called with the same arguments', () => {
+    const breaker = new TurnBreaker();
+    breaker.openTurn(1);
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 2, DEAD);
+    expect(breaker.check('web__fetch', ARTIFACT)).toEqual({ allowed: true });
+  });
+
+  it('keeps the first failure when the same call is recorded again', () => {
+    const breaker = new TurnBreaker();
+    breaker.openTurn(2);
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 3, 'first error');
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 6, 'second error');
+    const verdict = breaker.check(NAVIGATE, ARTIFACT);
+    expect(verdict).toEqual({
+      allowed: false,
+      failure: { turn: 2, round: 3, error: 'first error' },
+      text: 'first error\nNot sent again: the identical call failed at round 3 of this turn with the error above.',
+    });
+  });
+
+  it('starts a new turn clean', () => {
+    const breaker = new TurnBreaker();
+    breaker.openTurn(1);
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 1, DEAD);
+    breaker.openTurn(2);
+    expect(breaker.check(NAVIGATE, ARTIFACT)).toEqual({ allowed: true });
+  });
+
+  it('records a failure under the turn it happened in', () => {
+    const breaker = new TurnBreaker();
+    breaker.openTurn(1);
+    breaker.openTurn(7);
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 2, DEAD);
+    const verdict = breaker.check(NAVIGATE, ARTIFACT);
+    expect(verdict.allowed === false && verdict.failure).toEqual({ turn: 7, round: 2, error: DEAD });
+  });
+
+  it('is keyed on the call when key is given as call', () => {
+    const breaker = new TurnBreaker({ key: 'call' });
+    breaker.openTurn(1);
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 1, DEAD);
+    expect(breaker.check(NAVIGATE, { url: 'other' })).toEqual({ allowed: true });
+    expect(breaker.check(NAVIGATE, ARTIFACT).allowed).toBe(false);
+  });
+});
+
+describe('TurnBreaker, keyed on the tool', () => {
+  it('refuses a corrected call to a tool that failed this turn', () => {
+    const breaker = new TurnBreaker({ key: 'tool' });
+    breaker.openTurn(3);
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 2, DEAD);
+    expect(breaker.check(NAVIGATE, { url: 'https://example.test/artifact/43' })).toEqual({
+      allowed: false,
+      failure: { turn: 3, round: 2, error: DEAD },
+      text: `${DEAD}\nNot sent again: a call to this tool failed at round 2 of this turn with the error above.`,
+    });
+  });
+
+  it('keeps the first failure of the tool whatever the arguments of later ones', () => {
+    const breaker = new TurnBreaker({ key: 'tool' });
+    breaker.openTurn(1);
+    breaker.recordFailure(NAVIGATE, { url: 'a' }, 1, 'error a');
+    breaker.recordFailure(NAVIGATE, { url: 'b' }, 4, 'error b');
+    const verdict = breaker.check(NAVIGATE, { url: 'c' });
+    expect(verdict.allowed === false && verdict.failure).toEqual({ turn: 1, round: 1, error: 'error a' });
+  });
+
+  it('allows other tools and starts a new turn clean', () => {
+    const breaker = new TurnBreaker({ key: 'tool' });
+    breaker.openTurn(1);
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 1, DEAD);
+    expect(breaker.check('web__fetch', ARTIFACT)).toEqual({ allowed: true });
+    breaker.openTurn(2);
+    expect(breaker.check(NAVIGATE, ARTIFACT)).toEqual({ allowed: true });
+  });
+});
+
+describe('TurnBreaker options', () => {
+  it.each([['Tool'], [''], ['args'], [null], [3]])('rejects key %j with a RangeError naming it', (key) => {
+    const options = { key } as unknown as TurnBreakerOptions;
+    expect(() => new TurnBreaker(options)).toThrow(
+      new RangeError(`TurnBreaker: key must be 'call' or 'tool', got ${String(key)}`),
+    );
+  });
+});
