@@ -1,0 +1,168 @@
+// Retrying provider failures. The client libraries' own retries are off (maxRetries: 0) so
+// this is the one place that decides: every attempt is counted, every wait is injected, and
+// a failure that persists becomes a typed ProviderError the loop records as `errored`.
+import type { Clock, Sleep } from '../reliability/clock.ts';
+
+export type ProviderErrorKind = 'rate_limit' | 'server' | 'connection' | 'timeout' | 'client';
+
+/** A provider kept failing (or refused the request outright); the message is one line. */
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+  constructor(
+    message: string,
+    readonly kind: ProviderErrorKind,
+    /** HTTP status of the last attempt; undefined when no response came back. */
+    readonly status: number | undefined,
+    readonly attempts: number,
+  ) {
+    super(message);
+  }
+
+  /** False for requests the provider rejected as wrong (400, 401, 404): retrying cannot help. */
+  get retryable(): boolean {
+    return this.kind !== 'client';
+  }
+}
+
+/** One failed attempt, classified; adapters throw it and `withRetry` decides what follows. */
+export class AttemptFailure extends Error {
+  override readonly name = 'AttemptFailure';
+  constructor(
+    readonly kind: ProviderErrorKind,
+    readonly detail: string,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+  ) {
+    super(detail);
+  }
+}
+
+export function kindOfStatus(status: number): ProviderErrorKind {
+  if (status === 429) return 'rate_limit';
+  if (status === 408) return 'timeout';
+  if (status >= 500) return 'server';
+  return 'client';
+}
+
+/** `Retry-After` as milliseconds from `now`: delta-seconds or an HTTP date; undefined if neither. */
+export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {
+  if (value == null) return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
+  // an HTTP date names its month; Date.parse alone would take "-3" as a year
+  const at = /[A-Za-z]{3}/.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+export interface RetryPolicy {
+  /** Requests in all, the first included. */
+  readonly maxAttempts: number;
+  /** Ceiling of the first back-off; it doubles per retry up to `maxDelayMs`. */
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  /** A `Retry-After` longer than this ends the retries instead of stalling the step. */
+  readonly maxRetryAfterMs: number;
+  readonly sleep: Sleep;
+  /** Uniform in [0, 1); the jitter. */
+  readonly random: () => number;
+  readonly now: Clock;
+}
+
+export const realSleep: Sleep = (ms, signal) =>
+  new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxAttempts: 4, // three retries ride out a brief overload; more would eat the step's time limit
+  baseDelayMs: 1_000, // back-offs of up to 1, 2, 4 s: at most 7 s waiting without Retry-After
+  maxDelayMs: 16_000,
+  maxRetryAfterMs: 60_000, // a minute is the longest rate-limit window worth sitting out in a step
+  sleep: realSleep,
+  random: Math.random,
+  now: Date.now,
+};
+
+function check(field: string, value: number, min: number, integer: boolean): void {
+  if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+    throw new RangeError(`retry ${field} must be ${integer ? 'an integer' : 'a number'} >= ${min}, got ${value}`);
+  }
+}
+
+export function resolveRetryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {
+  const policy = { ...DEFAULT_RETRY, ...overrides };
+  check('maxAttempts', policy.maxAttempts, 1, true);
+  check('baseDelayMs', policy.baseDelayMs, 0, false);
+  check('maxDelayMs', policy.maxDelayMs, 0, false);
+  check('maxRetryAfterMs', policy.maxRetryAfterMs, 0, false);
+  return policy;
+}
+
+/** Full jitter: uniform in [0, min(cap, base * 2^retry)); `retry` counts from 0. */
+export function backoffMs(retry: number, policy: RetryPolicy): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
+  return Math.floor(policy.random() * ceiling);
+}
+
+export type Hint = (failure: AttemptFailure) => string | undefined;
+
+const KIND_WORDS: Record<ProviderErrorKind, string> = {
+  rate_limit: 'rate limited',
+  server: 'server error',
+  connection: 'connection failed',
+  timeout: 'timed out',
+  client: 'request rejected',
+};
+
+function giveUp(label: string, failure: AttemptFailure, attempts: number, hint: Hint | undefined, why = ''): ProviderError {
+  const tries = failure.kind === 'client' ? '' : ` after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
+  const advice = hint?.(failure);
+  const line = `${label}: ${KIND_WORDS[failure.kind]}${tries}${why}: ${failure.detail}${advice ? `; ${advice}` : ''}`;
+  return new ProviderError(line.replace(/\s+/g, ' '), failure.kind, failure.status, attempts);
+}
+
+export interface Retried<T> {
+  readonly value: T;
+  readonly attempts: number;
+  readonly waitedMs: number;
+}
+
+/**
+ * Runs `attempt` until it returns, retrying each `AttemptFailure` that is not `client`,
+ * waiting `Retry-After` when the provider gave one and a jittered back-off otherwise.
+ * Any other error is a bug or an abort and passes through untouched.
+ */
+export async function withRetry<T>(
+  label: string,
+  policy: RetryPolicy,
+  attempt: (n: number) => Promise<T>,
+  signal?: AbortSignal,
+  hint?: Hint,
+): Promise<Retried<T>> {
+  let waitedMs = 0;
+  for (let n = 1; ; n++) {
+    signal?.throwIfAborted();
+    try {
+      return { value: await attempt(n), attempts: n, waitedMs };
+    } catch (err) {
+      if (!(err instanceof AttemptFailure)) throw err;
+      if (err.kind === 'client' || n >= policy.maxAttempts) throw giveUp(label, err, n, hint);
+      if (err.retryAfterMs !== undefined && err.retryAfterMs > policy.maxRetryAfterMs) {
+        const asked = ` (asked to wait ${Math.ceil(err.retryAfterMs / 1000)} s, over the ${policy.maxRetryAfterMs / 1000} s cap)`;
+        throw giveUp(label, err, n, hint, asked);
+      }
+      const wait = err.retryAfterMs ?? backoffMs(n - 1, policy);
+      await policy.sleep(wait, signal);
+      signal?.throwIfAborted();
+      waitedMs += wait;
+    }
+  }
+}
