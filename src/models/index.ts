@@ -6,6 +6,8 @@ import { OllamaAdapter } from './ollama.ts';
 import { OpenAIAdapter } from './openai.ts';
 import { parseModelSpec } from './spec.ts';
 import type { ModelSpec } from './spec.ts';
+import { createSyntheticModel } from './synthetic/index.ts';
+import type { SyntheticScript } from './synthetic/index.ts';
 import type { AssistantMessage, ModelAdapter, ModelResponse } from './types.ts';
 
 export type * from './types.ts';
@@ -16,12 +18,24 @@ export type { ProviderErrorKind, RetryPolicy } from './retry.ts';
 export { ModelConfigError, DEFAULT_TIMEOUT_MS } from './call.ts';
 export type { AdapterOptions } from './call.ts';
 export { OllamaAdapter, AnthropicAdapter, OpenAIAdapter };
+export { createSyntheticModel, IMPATIENT_TIMEOUT_MS, MAX_RESENDS } from './synthetic/index.ts';
+export type { SyntheticOptions, SyntheticScript, ScriptStep, ScriptCall } from './synthetic/index.ts';
+
+/** Options of createModel: the real adapters' own, plus what a synthetic agent follows. */
+export interface ModelOptions extends AdapterOptions {
+  /** Synthetic agents only: the rung's reference solution, built by the runner. */
+  readonly script?: SyntheticScript;
+  /** Synthetic agents only: the pass's seed. */
+  readonly seed?: number;
+  /** Synthetic agents only: every step's prompt arrives in one user message. */
+  readonly oneShot?: boolean;
+}
 
 /**
- * An adapter for one of the three real providers. Synthetic agents are not made here:
- * they need a rung's reference solution, which this layer does not see.
+ * An adapter for a spec. A synthetic agent needs a rung's reference solution (`script`) and a
+ * seed, which only the runner has; without them it cannot be made here.
  */
-export function createModel(spec: string | ModelSpec, options: AdapterOptions = {}): ModelAdapter {
+export function createModel(spec: string | ModelSpec, options: ModelOptions = {}): ModelAdapter {
   const parsed = typeof spec === 'string' ? parseModelSpec(spec) : spec;
   switch (parsed.provider) {
     case 'ollama':
@@ -31,7 +45,15 @@ export function createModel(spec: string | ModelSpec, options: AdapterOptions = 
     case 'anthropic':
       return new AnthropicAdapter(parsed.model, options);
     case 'synthetic':
-      throw new ModelConfigError(`${parsed.spec}: synthetic agents are built from a rung's reference solution, not by createModel`);
+      if (options.script === undefined || options.seed === undefined) {
+        throw new ModelConfigError(`${parsed.spec}: synthetic agents are built from a rung's reference solution and a seed, not by createModel alone`);
+      }
+      return createSyntheticModel(parsed.policy, {
+        script: options.script,
+        seed: options.seed,
+        ...(options.oneShot === undefined ? {} : { oneShot: options.oneShot }),
+        ...(options.now === undefined ? {} : { now: options.now }),
+      });
   }
 }
 

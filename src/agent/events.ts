@@ -1,0 +1,69 @@
+// The loop's two trace events. A model.request is always followed by one model.response for
+// the same round, also when no response came (the provider failed, the time limit passed), so
+// a reader can pair them without guessing.
+import { hashCallKey } from '../lane/index.ts';
+import type { ModelAdapter, ModelRequest, ModelResponse, ToolCall } from '../models/types.ts';
+import { callKey } from '../reliability/index.ts';
+import type { ModelToolCall, TraceEventInput } from '../trace/index.ts';
+
+type RequestEvent = Extract<TraceEventInput, { type: 'model.request' }>;
+type ResponseEvent = Extract<TraceEventInput, { type: 'model.response' }>;
+
+const round3 = (ms: number): number => Math.round(ms * 1000) / 1000;
+
+/** The hash the lane puts in tool.call's `key` for the same call, so the two can be joined. */
+export function toolCallKey(call: Pick<ToolCall, 'name' | 'args'>): string {
+  return hashCallKey(callKey(call.name, call.args));
+}
+
+export function requestEvent(model: ModelAdapter, step: number, round: number, request: ModelRequest): RequestEvent {
+  return {
+    type: 'model.request',
+    step,
+    round,
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.provider.name': model.provider,
+    'gen_ai.request.model': model.model,
+    tools: request.tools.length,
+    messages: request.messages.length,
+    messageBytes: Buffer.byteLength(JSON.stringify(request.messages)),
+  };
+}
+
+export function responseEvent(step: number, round: number, response: ModelResponse): ResponseEvent {
+  const toolCalls: ModelToolCall[] = response.toolCalls.map((call) => ({
+    'gen_ai.tool.name': call.name,
+    key: toolCallKey(call),
+  }));
+  return {
+    type: 'model.response',
+    step,
+    round,
+    'gen_ai.usage.input_tokens': response.usage.inputTokens,
+    'gen_ai.usage.output_tokens': response.usage.outputTokens,
+    // Ladder's own vocabulary (end, tool_calls, max_tokens, ...), so providers compare; the
+    // provider's word is on the response for anyone who needs it.
+    'gen_ai.response.finish_reasons': [response.stopReason],
+    ms: round3(response.latencyMs),
+    attempts: response.attempts,
+    textBytes: Buffer.byteLength(response.text),
+    toolCalls,
+  };
+}
+
+/** The response slot of a request that got no response; `errorType` says why. */
+export function failedResponseEvent(step: number, round: number, ms: number, attempts: number, errorType: string): ResponseEvent {
+  return {
+    type: 'model.response',
+    step,
+    round,
+    'gen_ai.usage.input_tokens': null,
+    'gen_ai.usage.output_tokens': null,
+    'gen_ai.response.finish_reasons': [],
+    ms: round3(ms),
+    attempts,
+    textBytes: 0,
+    toolCalls: [],
+    'error.type': errorType,
+  };
+}

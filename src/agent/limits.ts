@@ -1,0 +1,62 @@
+// What can end a step from outside the conversation: its time limit and a Ctrl-C. Both abort
+// one signal that every model request carries, and every await of the step is raced against
+// it, so a hung provider or a tool that never answers cannot hold the step past its limit.
+
+export type Stop = 'time_limit' | 'interrupted';
+
+/** Thrown out of `race` when the step must stop; the loop turns it into the step's reason. */
+export class StepStopped extends Error {
+  override readonly name = 'StepStopped';
+  constructor(readonly why: Stop) {
+    super(why === 'time_limit' ? 'the step time limit passed' : 'interrupted');
+  }
+}
+
+export class StepLimits implements Disposable {
+  readonly #limit = new AbortController();
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #interrupt: AbortSignal | undefined;
+  /** Aborted when the time limit passes or the run is interrupted; model requests carry it. */
+  readonly signal: AbortSignal;
+
+  constructor(timeLimitMs: number, interrupt?: AbortSignal) {
+    this.#interrupt = interrupt;
+    this.#timer = setTimeout(() => this.#limit.abort(new StepStopped('time_limit')), timeLimitMs);
+    this.signal = interrupt === undefined ? this.#limit.signal : AbortSignal.any([this.#limit.signal, interrupt]);
+  }
+
+  /** Why the step must stop now, if it must; an interrupt wins over a limit that passed with it. */
+  get stopped(): Stop | undefined {
+    if (this.#interrupt?.aborted === true) return 'interrupted';
+    return this.#limit.signal.aborted ? 'time_limit' : undefined;
+  }
+
+  /**
+   * Settles with `work`, or rejects with StepStopped as soon as the step must stop. The losing
+   * promise is left running (a tool call cannot be taken back) and its outcome is ignored.
+   */
+  race<T>(work: Promise<T>): Promise<T> {
+    work.catch(() => undefined);
+    const now = this.stopped;
+    if (now !== undefined) return Promise.reject(new StepStopped(now));
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = (): void => reject(new StepStopped(this.stopped ?? 'time_limit'));
+      this.signal.addEventListener('abort', onAbort, { once: true });
+      work.then(
+        (value) => {
+          this.signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          // An adapter that rejects because the signal fired comes second: onAbort already settled.
+          this.signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  [Symbol.dispose](): void {
+    clearTimeout(this.#timer);
+  }
+}

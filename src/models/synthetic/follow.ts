@@ -1,0 +1,77 @@
+// How every synthetic agent works through one step: the reference calls in order, one call per
+// round, reacting only to what the tools answer. A policy changes one thing about it (the
+// arguments it sends, whether it asks again, whether it refreshes), which is its pathology.
+import { REFRESH_TOOL } from '../../reliability/index.ts';
+import type { SyntheticPolicy } from '../spec.ts';
+import type { ScriptCall, ScriptStep } from './script.ts';
+
+/** What a tool call answered, as the agent read it back from the conversation. */
+export interface Answer {
+  readonly text: string;
+  readonly isError: boolean;
+}
+
+export interface Ask {
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+}
+
+export interface Policy {
+  readonly name: SyntheticPolicy;
+  /** Calls `harness__refresh_tools` (once a step, when offered) when a reference tool is missing. */
+  readonly refreshes: boolean;
+  /** The arguments it sends for a reference call. */
+  args(call: ScriptCall): Record<string, unknown>;
+  /** Given every answer so far to one call (same tool, same arguments), whether to send it again. */
+  again(at: { readonly step: ScriptStep; readonly index: number; readonly answers: readonly Answer[] }): boolean;
+}
+
+/** The reference behaviour; each policy overrides one part of it. */
+export const CLEAN: Omit<Policy, 'name'> = {
+  refreshes: true,
+  args: (call) => ({ ...call.args }),
+  again: () => false,
+};
+
+/** `remainingMs` from a capped wait cut short (DESIGN.md "Cap"): the legal next `timeoutMs`. */
+export function remainingMs(text: string): number | undefined {
+  try {
+    const value = (JSON.parse(text) as { remainingMs?: unknown } | null)?.remainingMs;
+    return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The step as a generator: it yields each call to make and is resumed with its answer; it
+ * returns when the step's calls are done and the agent answers. `offered` is the turn's tool
+ * list, which does not change within a turn.
+ */
+export function* follow(policy: Policy, step: ScriptStep, offered: ReadonlySet<string>): Generator<Ask, void, Answer> {
+  let refreshed = false;
+  for (const [index, call] of step.calls.entries()) {
+    if (!offered.has(call.tool)) {
+      // A model cannot call a tool it was not offered; the one it can call says the list is stale.
+      if (policy.refreshes && !refreshed && offered.has(REFRESH_TOOL)) {
+        refreshed = true;
+        yield { tool: REFRESH_TOOL, args: {} };
+      }
+      continue;
+    }
+    let args = policy.args(call);
+    let answers: Answer[] = [];
+    for (;;) {
+      const answer: Answer = yield { tool: call.tool, args };
+      answers.push(answer);
+      const remaining = remainingMs(answer.text);
+      if (remaining !== undefined) {
+        // The wait was cut short by the cap: ask for what is left, as the tool says to.
+        args = { ...args, timeoutMs: remaining };
+        answers = [];
+        continue;
+      }
+      if (!policy.again({ step, index, answers })) break;
+    }
+  }
+}

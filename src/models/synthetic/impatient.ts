@@ -1,0 +1,15 @@
+// synthetic:impatient (seeds/003): asks a long wait for far more time than one reply can
+// survive. Every call with a `timeoutMs` argument asks for 100 s, past the SDK's 60 s default
+// request timeout; a capped wait answers within its cap anyway and says how much is left,
+// which it then follows as the reference does.
+import { CLEAN } from './follow.ts';
+import type { Policy } from './follow.ts';
+
+/** The incident's retry: well past the 60 s a reply survives on the SDK's default timeout. */
+export const IMPATIENT_TIMEOUT_MS = 100_000;
+
+export const impatient: Policy = {
+  name: 'impatient',
+  ...CLEAN,
+  args: (call) => ('timeoutMs' in call.args ? { ...call.args, timeoutMs: IMPATIENT_TIMEOUT_MS } : { ...call.args }),
+};

@@ -1,0 +1,44 @@
+// Seeded synthetic agents: no network, no model. They follow a rung's reference solution and
+// add one pathology each, to exercise the harness; they measure no model.
+import type { Clock } from '../../reliability/clock.ts';
+import type { SyntheticPolicy } from '../spec.ts';
+import type { ModelAdapter } from '../types.ts';
+import type { Policy } from './follow.ts';
+import { impatient } from './impatient.ts';
+import { looper } from './looper.ts';
+import { SyntheticModel } from './model.ts';
+import { oblivious } from './oblivious.ts';
+import { reference } from './reference.ts';
+import { retrier } from './retrier.ts';
+import { checkScript, oneShotScript } from './script.ts';
+import type { SyntheticScript } from './script.ts';
+
+export type { SyntheticScript, ScriptStep, ScriptCall } from './script.ts';
+export { SyntheticModel } from './model.ts';
+export { IMPATIENT_TIMEOUT_MS } from './impatient.ts';
+export { MAX_RESENDS } from './retrier.ts';
+
+const POLICIES: Record<SyntheticPolicy, Policy> = { reference, looper, retrier, impatient, oblivious };
+
+export interface SyntheticOptions {
+  script: SyntheticScript;
+  /** Changes the reported token counts, never which calls are made. */
+  seed: number;
+  /**
+   * One-shot mode: every step's prompt comes in one user message, so the agent follows every
+   * step's calls in order and answers every step at the end. Default: step by step, one user
+   * message per step.
+   */
+  oneShot?: boolean;
+  /** Clock for `latencyMs`. */
+  now?: Clock;
+}
+
+export function createSyntheticModel(policy: SyntheticPolicy, options: SyntheticOptions): ModelAdapter {
+  const chosen = POLICIES[policy];
+  if (chosen === undefined) throw new RangeError(`synthetic policy must be one of ${Object.keys(POLICIES).join(', ')}, got ${String(policy)}`);
+  checkScript(options.script, `synthetic:${policy}`);
+  if (!Number.isInteger(options.seed)) throw new RangeError(`synthetic:${policy}: seed must be an integer, got ${options.seed}`);
+  const script = options.oneShot === true ? oneShotScript(options.script) : options.script;
+  return new SyntheticModel(chosen, script, options.seed, options.now);
+}

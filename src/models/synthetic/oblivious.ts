@@ -1,0 +1,7 @@
+// synthetic:oblivious (seeds/001, the roster refresh): never calls
+// harness__refresh_tools. A tool that appeared after its turn's list was fixed is skipped,
+// and stays unseen for as long as the cached list is served.
+import { CLEAN } from './follow.ts';
+import type { Policy } from './follow.ts';
+
+export const oblivious: Policy = { name: 'oblivious', ...CLEAN, refreshes: false };
