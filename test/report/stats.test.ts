@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mcnemarExact, pairedDifference, pairsMultipleToSettle, passAtK, passHatK, wilson } from '../../src/report/stats.ts';
-import { median, pairedMedianDifference, seededRandom } from '../../src/report/bootstrap.ts';
+import { median, pairedMeanDifference, pairedMedianDifference, seededRandom } from '../../src/report/bootstrap.ts';
 
 describe('wilson', () => {
   // Published values: Newcombe RG (1998), "Two-sided confidence intervals for the single
@@ -166,5 +166,32 @@ describe('paired median difference', () => {
   it('refuses samples of different lengths and reports nothing for none', () => {
     expect(() => pairedMedianDifference([1], [1, 2])).toThrow(/differ in length/);
     expect(pairedMedianDifference([], []).pairs).toBe(0);
+  });
+});
+
+describe('paired mean difference', () => {
+  it('takes the mean of the per-pair differences, where the median of a sparse count says 0', () => {
+    // Dead calls in 4 passes of 10, none under B: the median difference is 0, the mean -1.2.
+    const a = [3, 3, 3, 3, 0, 0, 0, 0, 0, 0];
+    const b = a.map(() => 0);
+    expect(pairedMedianDifference(a, b).estimate).toBe(0);
+    const d = pairedMeanDifference(a, b, 3);
+    expect(d.estimate).toBeCloseTo(-1.2, 12);
+    expect(d.lower).toBeLessThan(-1.2);
+    // A resample without any of the four has chance 0.6^10 = 0.6%: below the 2.5% tail.
+    expect(d.upper).toBeLessThan(0);
+    expect(d.upper).toBeGreaterThan(-1.2);
+  });
+
+  it('gives the same interval for the same seed and a point when every pair differs alike', () => {
+    const a = [5, 1, 7, 3, 9, 2];
+    const b = [1, 4, 2, 8, 5, 7];
+    expect(pairedMeanDifference(a, b, 42)).toEqual(pairedMeanDifference(a, b, 42));
+    expect(pairedMeanDifference([1, 2, 3], [3, 4, 5])).toEqual({ estimate: 2, lower: 2, upper: 2, pairs: 3 });
+  });
+
+  it('refuses samples of different lengths and reports nothing for none', () => {
+    expect(() => pairedMeanDifference([1], [])).toThrow(/differ in length/);
+    expect(pairedMeanDifference([], [])).toMatchObject({ pairs: 0, estimate: Number.NaN });
   });
 });

@@ -1,0 +1,45 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CommandModule } from 'yargs';
+import { DEFAULT_REPORT_SEED } from '../report/compare.ts';
+import { runReportHtml } from '../report/output.ts';
+import { ReportInputError } from '../report/results.ts';
+
+export interface ReportArgs {
+  readonly run: string;
+  readonly output?: string;
+  readonly seed?: number;
+}
+
+/** Writes one run's HTML report (to <run>/report.html by default); 0 when written, 2 on bad input. */
+export async function runReport(
+  args: ReportArgs,
+  world: { out?: (line: string) => void; err?: (line: string) => void } = {},
+): Promise<number> {
+  const out = world.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
+  const err = world.err ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  try {
+    const html = await runReportHtml(args.run, { seed: args.seed ?? DEFAULT_REPORT_SEED });
+    const path = args.output ?? join(args.run, 'report.html');
+    writeFileSync(path, html);
+    out(`ladder report: wrote ${path}`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof ReportInputError)) throw error;
+    err(`ladder report: ${error.message}`);
+    return 2;
+  }
+}
+
+export const reportCommand: CommandModule<object, ReportArgs> = {
+  command: 'report <run>',
+  describe: 'Write the HTML report of one run (its arms compared, with plots; one file that opens offline)',
+  builder: (yargs) =>
+    yargs
+      .positional('run', { type: 'string', demandOption: true, describe: 'Results folder (results/<run-id>)' })
+      .option('output', { type: 'string', describe: 'Write here instead of <run>/report.html' })
+      .option('seed', { type: 'number', default: DEFAULT_REPORT_SEED, describe: 'Bootstrap seed (the same seed gives the same intervals)' }),
+  handler: async (argv) => {
+    process.exitCode = await runReport(argv);
+  },
+};

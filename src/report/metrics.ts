@@ -1,0 +1,210 @@
+// The metrics of DESIGN.md "Metrics", over any set of passes (a rung, an arm) or of step-runs
+// (one step of a rung). Every rate keeps the counts it was computed from.
+import { OUTCOMES } from '../trace/index.ts';
+import type { Outcome, StepEndReason } from '../trace/index.ts';
+import { median } from './bootstrap.ts';
+import type { PassRecord, StepRun } from './passes.ts';
+import { passAtK, passHatK, wilson } from './stats.ts';
+
+/** A proportion with its counts and its Wilson 95% interval; `rate` is null when n = 0. */
+export interface Rate {
+  count: number;
+  n: number;
+  rate: number | null;
+  lower: number;
+  upper: number;
+}
+
+export interface Distribution {
+  n: number;
+  total: number;
+  mean: number | null;
+  median: number | null;
+  p90: number | null;
+  max: number | null;
+}
+
+export interface RepeatCounts {
+  /** Calls that were the 3rd or later identical call in their pass. */
+  repeats: number;
+  /** Of those, the ones sent over the wire (not short-circuited, refused or unavailable). */
+  repeatsSent: number;
+  calls: number;
+  /** repeats / calls; null with no calls. */
+  rate: number | null;
+}
+
+export interface ToolMetrics {
+  tool: string;
+  calls: number;
+  deadCalls: number;
+  deterministic: RepeatCounts;
+  nondeterministic: RepeatCounts;
+}
+
+export interface PassK {
+  k: number;
+  passAtK: number;
+  passHatK: number;
+}
+
+export interface Metrics {
+  /** Attempts: passes (rung, arm) or step-runs (a step). */
+  attempts: number;
+  /** Passes ended by a harness error or holding an errored step-run (pass level only). */
+  erroredPasses: number | null;
+  /** Passes with every step passed, over passes not errored (pass level only). */
+  cleanRunRate: Rate | null;
+  stepRuns: number;
+  reasons: Record<StepEndReason, number>;
+  /** Passed step-runs over step-runs not errored. */
+  stepPassRate: Rate;
+  /** Step-runs ended at the tool-call ceiling over step-runs not errored. */
+  ceilingShare: Rate;
+  /** k = 1 .. the fewest attempts (not errored) of any rung; empty when a rung has none. */
+  passK: PassK[];
+  calls: { total: number; sent: number; outcomes: Record<Outcome, number> };
+  identicalRepeats: { all: RepeatCounts; deterministic: RepeatCounts; nondeterministic: RepeatCounts };
+  deadCalls: { count: number; perAttempt: number | null };
+  zeroToolRounds: { count: number; requests: number };
+  tokens: {
+    responses: number;
+    input: { total: number; missing: number; perAttempt: number | null };
+    output: { total: number; missing: number; perAttempt: number | null };
+  };
+  stepMs: Distribution;
+  timeToAnswer: { stepRuns: number; answered: number; answeredToEndMs: Distribution };
+  tools: ToolMetrics[];
+}
+
+export function rate(count: number, n: number): Rate {
+  const { lower, upper } = wilson(count, n);
+  return { count, n, rate: n === 0 ? null : count / n, lower, upper };
+}
+
+export function distribution(values: number[]): Distribution {
+  if (values.length === 0) return { n: 0, total: 0, mean: null, median: null, p90: null, max: null };
+  const sorted = [...values].sort((x, y) => x - y);
+  const total = sorted.reduce((sum, v) => sum + v, 0);
+  return {
+    n: sorted.length, total, mean: total / sorted.length, median: median(sorted),
+    // Nearest rank: a value that occurred, never an interpolation between two step-runs.
+    p90: sorted[Math.ceil(0.9 * sorted.length) - 1]!, max: sorted[sorted.length - 1]!,
+  };
+}
+
+function repeatCounts(repeats: number, repeatsSent: number, calls: number): RepeatCounts {
+  return { repeats, repeatsSent, calls, rate: calls === 0 ? null : repeats / calls };
+}
+
+export const isErrored = (run: StepRun): boolean => run.reason === 'errored';
+
+/** A pass counts as errored when the harness ended it or a step-run errored: not the model's doing. */
+export const passErrored = (pass: PassRecord): boolean => pass.error !== undefined || pass.steps.some(isErrored);
+
+export const passClean = (pass: PassRecord): boolean =>
+  !passErrored(pass) && pass.passed && pass.steps.length > 0 && pass.steps.every((s) => s.passed);
+
+/** pass@k and pass^k, the mean over groups (rungs) of each group's unbiased estimate. */
+export function passK(groups: { c: number; n: number }[]): PassK[] {
+  const usable = groups.filter((g) => g.n > 0);
+  if (usable.length === 0 || usable.length < groups.length) return [];
+  const most = Math.min(...usable.map((g) => g.n));
+  const out: PassK[] = [];
+  for (let k = 1; k <= most; k += 1) {
+    const mean = (f: (c: number, n: number, k: number) => number): number =>
+      usable.reduce((sum, g) => sum + f(g.c, g.n, k), 0) / usable.length;
+    out.push({ k, passAtK: mean(passAtK), passHatK: mean(passHatK) });
+  }
+  return out;
+}
+
+/**
+ * Metrics over step-runs. `passes` is given at pass level (rung, arm) and null for one step;
+ * `groups` are the (c, n) per rung behind pass@k.
+ */
+export function metrics(runs: StepRun[], passes: PassRecord[] | null, groups: { c: number; n: number }[]): Metrics {
+  const reasons: Record<StepEndReason, number> = { answered: 0, ceiling: 0, time_limit: 0, errored: 0 };
+  const outcomes = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+  const tools = new Map<string, ToolMetrics>();
+  const det = { repeats: 0, repeatsSent: 0, calls: 0 };
+  const nondet = { repeats: 0, repeatsSent: 0, calls: 0 };
+  let passed = 0, ceiling = 0, calls = 0, sent = 0, dead = 0, zero = 0, requests = 0, responses = 0;
+  let tokensIn = 0, tokensOut = 0, missingIn = 0, missingOut = 0, answered = 0;
+  const stepMs: number[] = [];
+  const lags: number[] = [];
+  for (const run of runs) {
+    reasons[run.reason] += 1;
+    if (!isErrored(run)) {
+      if (run.passed) passed += 1;
+      if (run.reason === 'ceiling') ceiling += 1;
+      stepMs.push(run.ms);
+    }
+    if (run.answeredAt !== undefined) {
+      answered += 1;
+      lags.push(Math.max(0, run.endT - run.answeredAt));
+    }
+    for (const o of OUTCOMES) outcomes[o] += run.outcomes[o];
+    calls += run.calls;
+    sent += run.sent;
+    dead += run.deadCalls;
+    zero += run.zeroToolRounds;
+    requests += run.requests;
+    responses += run.responses;
+    tokensIn += run.tokensIn;
+    tokensOut += run.tokensOut;
+    missingIn += run.tokensInMissing;
+    missingOut += run.tokensOutMissing;
+    for (const t of run.tools) {
+      let m = tools.get(t.tool);
+      if (m === undefined) {
+        m = { tool: t.tool, calls: 0, deadCalls: 0, deterministic: repeatCounts(0, 0, 0), nondeterministic: repeatCounts(0, 0, 0) };
+        tools.set(t.tool, m);
+      }
+      m.calls += t.calls;
+      m.deadCalls += t.deadCalls;
+      const side = t.deterministic ? m.deterministic : m.nondeterministic;
+      const total = t.deterministic ? det : nondet;
+      side.repeats += t.repeats;
+      side.repeatsSent += t.repeatsSent;
+      side.calls += t.calls;
+      total.repeats += t.repeats;
+      total.repeatsSent += t.repeatsSent;
+      total.calls += t.calls;
+    }
+  }
+  for (const m of tools.values()) {
+    m.deterministic = repeatCounts(m.deterministic.repeats, m.deterministic.repeatsSent, m.deterministic.calls);
+    m.nondeterministic = repeatCounts(m.nondeterministic.repeats, m.nondeterministic.repeatsSent, m.nondeterministic.calls);
+  }
+  const decided = runs.length - reasons.errored;
+  const attempts = passes === null ? runs.length : passes.length;
+  const per = (total: number): number | null => (attempts === 0 ? null : total / attempts);
+  const erroredPasses = passes === null ? null : passes.filter(passErrored).length;
+  return {
+    attempts,
+    erroredPasses,
+    cleanRunRate: passes === null ? null : rate(passes.filter(passClean).length, passes.length - erroredPasses!),
+    stepRuns: runs.length,
+    reasons,
+    stepPassRate: rate(passed, decided),
+    ceilingShare: rate(ceiling, decided),
+    passK: passK(groups),
+    calls: { total: calls, sent, outcomes },
+    identicalRepeats: {
+      all: repeatCounts(det.repeats + nondet.repeats, det.repeatsSent + nondet.repeatsSent, calls),
+      deterministic: repeatCounts(det.repeats, det.repeatsSent, det.calls),
+      nondeterministic: repeatCounts(nondet.repeats, nondet.repeatsSent, nondet.calls),
+    },
+    deadCalls: { count: dead, perAttempt: per(dead) },
+    zeroToolRounds: { count: zero, requests },
+    tokens: {
+      responses,
+      input: { total: tokensIn, missing: missingIn, perAttempt: per(tokensIn) },
+      output: { total: tokensOut, missing: missingOut, perAttempt: per(tokensOut) },
+    },
+    stepMs: distribution(stepMs),
+    timeToAnswer: { stepRuns: runs.length, answered, answeredToEndMs: distribution(lags) },
+    tools: [...tools.values()].sort((x, y) => (x.tool < y.tool ? -1 : x.tool > y.tool ? 1 : 0)),
+  };
+}

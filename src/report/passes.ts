@@ -1,0 +1,234 @@
+// Reads one trace at a time into compact per-pass records: counts per step-run and per tool,
+// never the events themselves, so memory grows with passes and steps, not with events.
+import { OUTCOMES, readTrace, TraceFormatError } from '../trace/index.ts';
+import type { Outcome, StepEndReason, TraceEvent } from '../trace/index.ts';
+import { canonicalArm, tracePath } from './results.ts';
+
+/** DESIGN.md "Metrics": an identical-repeat is the 3rd or later identical call in its pass. */
+export const REPEAT_FROM = 3;
+
+/** Outcomes where the call went over the wire; the rest were answered by the harness. */
+const SENT: ReadonlySet<Outcome> = new Set<Outcome>(['ok', 'failed', 'timeout']);
+
+export interface ToolTally {
+  /** Qualified name, `server__tool`. */
+  tool: string;
+  /** As the tool.call event said; absent counts as not declared deterministic. */
+  deterministic: boolean;
+  calls: number;
+  sent: number;
+  repeats: number;
+  repeatsSent: number;
+  deadCalls: number;
+}
+
+export interface StepRun {
+  step: number;
+  passed: boolean;
+  reason: StepEndReason;
+  failedChecks: number;
+  /** step.end `ms`. */
+  ms: number;
+  /** `t` of step.start and step.end (ms since the pass started). */
+  startT: number;
+  endT: number;
+  answeredAt: number | undefined;
+  calls: number;
+  sent: number;
+  outcomes: Record<Outcome, number>;
+  repeats: number;
+  repeatsSent: number;
+  deadCalls: number;
+  requests: number;
+  zeroToolRounds: number;
+  responses: number;
+  tokensIn: number;
+  tokensOut: number;
+  tokensInMissing: number;
+  tokensOutMissing: number;
+  tools: ToolTally[];
+}
+
+export interface PassRecord {
+  rung: string;
+  arm: string;
+  pass: number;
+  seed: number;
+  /** Trace path relative to the run folder. */
+  file: string;
+  passed: boolean;
+  /** pass.end `error`: a harness failure that ended the pass early. */
+  error: string | undefined;
+  steps: StepRun[];
+  events: number;
+}
+
+export interface TraceTally {
+  files: number;
+  events: number;
+  /** Passes whose trace does not end with pass.end (interrupted, or restarted in the same file). */
+  incomplete: number;
+  /** Complete passes with the rung, arm and pass index of one read before (first one kept). */
+  duplicates: number;
+  /** Traces with a line that is not an event (not counting a torn last line). */
+  damaged: number;
+  tornLines: number;
+  /** step.start with no step.end in a complete pass. */
+  unfinishedSteps: number;
+  /** Complete passes that pass.end says a harness error ended (a server that did not start, say). */
+  harnessErrors: number;
+  /** The first few problems, one line each, for the report. */
+  problems: string[];
+}
+
+const MAX_PROBLEMS = 10; // enough to point at the cause; a run with more has one cause repeated
+const MAX_ERROR_CHARS = 240; // a harness error can quote a whole command line; its start says what failed
+
+type StepAcc = Omit<StepRun, 'passed' | 'reason' | 'failedChecks' | 'ms' | 'endT' | 'answeredAt' | 'tools'> & {
+  tools: Map<string, ToolTally>;
+};
+
+function newStep(step: number, startT: number): StepAcc {
+  const outcomes = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+  return {
+    step, startT, calls: 0, sent: 0, outcomes, repeats: 0, repeatsSent: 0, deadCalls: 0, requests: 0,
+    zeroToolRounds: 0, responses: 0, tokensIn: 0, tokensOut: 0, tokensInMissing: 0, tokensOutMissing: 0, tools: new Map(),
+  };
+}
+
+/** The state of the pass being read; replaced at each pass.start. */
+class PassAcc {
+  readonly steps = new Map<number, StepAcc>();
+  readonly done: StepRun[] = [];
+  readonly seen = new Map<string, number>();
+  turn = -1;
+  failedInTurn = new Set<string>();
+  configured = 0;
+  events = 0;
+  end: { passed: boolean; error: string | undefined } | undefined;
+
+  constructor(readonly start: Extract<TraceEvent, { type: 'pass.start' }>) {}
+
+  step(step: number, t: number): StepAcc {
+    let acc = this.steps.get(step);
+    if (acc === undefined) this.steps.set(step, (acc = newStep(step, t)));
+    return acc;
+  }
+
+  add(e: TraceEvent): void {
+    this.events += 1;
+    if (e.type === 'step.start') this.steps.set(e.step, newStep(e.step, e.t));
+    else if (e.type === 'tools.list') this.configured = e.configured;
+    else if (e.type === 'model.request') {
+      const s = this.step(e.step, e.t);
+      s.requests += 1;
+      if (e.tools === 0 && this.configured > 0) s.zeroToolRounds += 1;
+    } else if (e.type === 'model.response') {
+      const s = this.step(e.step, e.t);
+      s.responses += 1;
+      const input = e['gen_ai.usage.input_tokens'];
+      const output = e['gen_ai.usage.output_tokens'];
+      if (typeof input === 'number') s.tokensIn += input;
+      else s.tokensInMissing += 1;
+      if (typeof output === 'number') s.tokensOut += output;
+      else s.tokensOutMissing += 1;
+    } else if (e.type === 'tool.call') this.call(e);
+    else if (e.type === 'step.end') this.stepEnd(e);
+    else if (e.type === 'pass.end') this.end = { passed: e.passed, error: e.error };
+  }
+
+  call(e: Extract<TraceEvent, { type: 'tool.call' }>): void {
+    // The lane's turn for step s is s + 1 (src/trace/events.ts StepStart).
+    const s = this.step(e.turn - 1, e.t);
+    if (e.turn !== this.turn) {
+      this.turn = e.turn;
+      this.failedInTurn = new Set();
+    }
+    const name = e['gen_ai.tool.name'];
+    const deterministic = e.deterministic === true;
+    const toolKey = `${deterministic ? 'd' : 'n'}:${name}`;
+    let tool = s.tools.get(toolKey);
+    if (tool === undefined) {
+      s.tools.set(toolKey, (tool = { tool: name, deterministic, calls: 0, sent: 0, repeats: 0, repeatsSent: 0, deadCalls: 0 }));
+    }
+    const sent = SENT.has(e.outcome);
+    const nth = (this.seen.get(e.key) ?? 0) + 1;
+    this.seen.set(e.key, nth);
+    const repeat = nth >= REPEAT_FROM;
+    const dead = sent && this.failedInTurn.has(e.key);
+    if (e.outcome === 'failed') this.failedInTurn.add(e.key);
+    s.calls += 1;
+    s.outcomes[e.outcome] = (s.outcomes[e.outcome] ?? 0) + 1;
+    tool.calls += 1;
+    const count = (field: 'sent' | 'repeats' | 'repeatsSent' | 'deadCalls', yes: boolean): void => {
+      if (!yes) return;
+      s[field] += 1;
+      tool[field] += 1;
+    };
+    count('sent', sent);
+    count('repeats', repeat);
+    count('repeatsSent', repeat && sent);
+    count('deadCalls', dead);
+  }
+
+  stepEnd(e: Extract<TraceEvent, { type: 'step.end' }>): void {
+    const { tools, ...acc } = this.step(e.step, e.t - e.ms);
+    this.steps.delete(e.step);
+    this.done.push({
+      ...acc, passed: e.passed, reason: e.reason, failedChecks: e.failedChecks.length, ms: e.ms, endT: e.t,
+      answeredAt: e.answeredAt, tools: [...tools.values()],
+    });
+  }
+}
+
+/** Reads one trace file, calling `onPass` for each complete pass in it; updates `tally`. */
+export async function readPasses(dir: string, path: string, tally: TraceTally, onPass: (pass: PassRecord) => void): Promise<void> {
+  const file = tracePath(dir, path);
+  const problem = (line: string): void => {
+    if (tally.problems.length < MAX_PROBLEMS) tally.problems.push(line);
+  };
+  let current: PassAcc | undefined;
+  let last: TraceEvent['type'] | undefined;
+  const reader = readTrace(path);
+  tally.files += 1;
+  try {
+    for await (const event of reader) {
+      tally.events += 1;
+      last = event.type;
+      if (event.type === 'pass.start') {
+        // A resumed pass appends a fresh start to its file; what came before it never ended.
+        if (current !== undefined && current.end === undefined) tally.incomplete += 1;
+        current = new PassAcc(event);
+      }
+      current?.add(event);
+    }
+  } catch (error) {
+    if (!(error instanceof TraceFormatError)) throw error;
+    tally.damaged += 1;
+    problem(`${file}:${error.message.slice(path.length + 1)}; this trace was left out`);
+    return;
+  }
+  if (reader.torn !== undefined) {
+    tally.tornLines += 1;
+    problem(`${file}:${reader.torn.line}: torn last line (${reader.torn.bytes} bytes) skipped`);
+  }
+  if (current === undefined) return;
+  if (last !== 'pass.end' || current.end === undefined) {
+    tally.incomplete += 1;
+    return;
+  }
+  tally.unfinishedSteps += current.steps.size;
+  const { rung, arm, pass, seed } = current.start;
+  if (current.end.error !== undefined) {
+    tally.harnessErrors += 1;
+    problem(`${file}: ${rung} ${arm} pass ${pass} ended by a harness error: ${current.end.error.slice(0, MAX_ERROR_CHARS)}`);
+  }
+  onPass({
+    rung, arm: canonicalArm(arm), pass, seed, file, passed: current.end.passed, error: current.end.error,
+    steps: current.done.sort((x, y) => x.step - y.step), events: current.events,
+  });
+}
+
+export function emptyTraceTally(): TraceTally {
+  return { files: 0, events: 0, incomplete: 0, duplicates: 0, damaged: 0, tornLines: 0, unfinishedSteps: 0, harnessErrors: 0, problems: [] };
+}

@@ -1,0 +1,121 @@
+// What every format says, as headings, paragraphs and tables; the terminal, Markdown and HTML
+// renderers only lay it out, so the three never disagree on a figure.
+import type { ArmComparison, ComparisonReport } from '../compare.ts';
+import { traceNotes } from '../compare.ts';
+import type { MetricComparison } from '../paired.ts';
+import type { RunSummary } from '../summary.ts';
+import { countScale, percent, plural, pValue, quantity, signedPoints } from '../words.ts';
+import { summaryTables } from './summaryTables.ts';
+
+export interface Table {
+  caption: string;
+  columns: string[];
+  /** Per column: numbers read best right-aligned. */
+  align: ('left' | 'right')[];
+  rows: string[][];
+}
+
+export interface Section {
+  heading: string;
+  paragraphs: string[];
+  tables: Table[];
+}
+
+export interface Document {
+  title: string;
+  /** Said first and plainly in every format (the synthetic-agent notice). */
+  notice: string | null;
+  intro: string[];
+  sections: Section[];
+}
+
+const VERDICT: Record<MetricComparison['verdict'], string> = {
+  better: 'B better', worse: 'B worse', unclear: 'no clear difference', same: 'same', no_pairs: 'no pairs',
+};
+
+function metricRow(m: MetricComparison): string[] {
+  if (m.kind === 'proportion') {
+    const side = (x: { count: number; n: number }): string => `${x.count}/${x.n} ${percent(x.n === 0 ? null : x.count / x.n)}`;
+    const d = m.difference;
+    const diff = d === null ? '-' : `${signedPoints(d.estimate)} pts (${signedPoints(d.lower)} to ${signedPoints(d.upper)})`;
+    return [m.label, `${m.pairs} ${m.pairsOf}`, side(m.a), side(m.b), diff, m.pairs === 0 ? '-' : pValue(m.p).replace('p = ', ''), VERDICT[m.verdict]];
+  }
+  const { factor, per } = countScale(m);
+  const value = (x: number | null): string => (x === null ? '-' : quantity(x * factor, m.unit));
+  const signed = (x: number): string => `${x > 0 ? '+' : ''}${value(x)}`;
+  const stat = m.statistic;
+  const d = m.difference;
+  const diff = d === null ? '-' : `${signed(d.estimate)} (${signed(d.lower)} to ${signed(d.upper)})`;
+  return [`${m.label} ${per} (${stat})`, `${m.pairs} ${m.pairsOf}`, value(m.a[stat]), value(m.b[stat]), diff, '-', VERDICT[m.verdict]];
+}
+
+function comparisonSection(c: ArmComparison): Section {
+  const metrics: Table = {
+    caption: `Paired metrics, B (${c.b.runId}/${c.b.arm}) minus A (${c.a.runId}/${c.a.arm}), 95% intervals`,
+    columns: ['metric', 'pairs', 'A', 'B', 'B - A (95% CI)', 'p', 'verdict'],
+    align: ['left', 'right', 'right', 'right', 'right', 'right', 'left'],
+    rows: c.metrics.map(metricRow),
+  };
+  const rungs: Table = {
+    caption: 'Step pass rate per rung, paired',
+    columns: ['rung', 'pairs', 'A', 'B', 'B - A (95% CI)', 'p', 'verdict'],
+    align: metrics.align,
+    rows: c.rungs.map((r) => [r.rung, ...metricRow(r.stepPassRate).slice(1)]),
+  };
+  const shared = `Shared: ${plural(c.shared.rungs.length, 'rung')} (${c.shared.rungs.join(', ') || 'none'}), ` +
+    `${plural(c.shared.passes, 'paired pass', 'paired passes')}, ${plural(c.shared.stepRuns, 'paired step-run')}.`;
+  return {
+    heading: c.label,
+    paragraphs: [c.summary, shared, c.leftOutText ?? 'Left out: nothing; every pass and step-run has its pair.'],
+    tables: [metrics, rungs],
+  };
+}
+
+function runLine(name: string, s: RunSummary): string {
+  const t = s.traces;
+  return `${name}: run ${s.runId} (${s.status}), model ${s.model.spec}, git ${s.gitSha?.slice(0, 12) ?? 'unknown'}, ` +
+    `${plural(t.passes, 'complete pass', 'complete passes')} from ${plural(t.files, 'trace')} (${plural(t.events, 'event')}).`;
+}
+
+const PROBLEMS_SHOWN = 3; // the rest are in the JSON (summaries[].traces.problems)
+
+function firstProblems(name: string, s: RunSummary): string[] {
+  const shown = s.traces.problems.slice(0, PROBLEMS_SHOWN).map((p) => `${name}: ${p}`);
+  const more = s.traces.problems.length - shown.length;
+  return more > 0 ? [...shown, `${name}: ${plural(more, 'more problem')} in the JSON output (traces.problems).`] : shown;
+}
+
+export function summarySections(s: RunSummary, name: string): Section[] {
+  return s.arms.map((arm) => ({
+    heading: `${name}: ${s.runId}, arm ${arm.arm}`,
+    paragraphs: [],
+    tables: summaryTables(arm),
+  }));
+}
+
+/** `ladder compare`: the comparisons first, then each side's own figures. */
+export function comparisonDocument(r: ComparisonReport): Document {
+  const runs = r.kind === 'runs' ? [['A', r.summaries[0]!], ['B', r.summaries[1]!]] as const : [['Run', r.summaries[0]!]] as const;
+  const title = r.kind === 'runs' ? `Ladder comparison: ${r.b.runId} (B) against ${r.a.runId} (A)` : `Ladder comparison of the arms of ${r.a.runId}`;
+  return {
+    title,
+    notice: r.notice,
+    intro: [
+      ...runs.map(([name, s]) => runLine(name, s)),
+      ...r.notes,
+      ...runs.flatMap(([name, s]) => firstProblems(name, s)),
+      `Pairs: pass i of A against pass i of B, same rung and seed. Intervals are 95%; bootstrap seed ${r.seed}.`,
+    ],
+    sections: [...r.comparisons.map(comparisonSection), ...runs.flatMap(([name, s]) => summarySections(s, name))],
+  };
+}
+
+/** `ladder report`: one run; its arms compared when it has more than one. */
+export function runDocument(s: RunSummary, comparison: ComparisonReport | null): Document {
+  return {
+    title: `Ladder report: ${s.runId}`,
+    notice: s.notice,
+    intro: [runLine('Run', s), ...(comparison?.notes ?? traceNotes(s, 'Run')), ...s.traces.problems],
+    sections: [...(comparison?.comparisons.map(comparisonSection) ?? []), ...summarySections(s, 'Run')],
+  };
+}

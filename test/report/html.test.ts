@@ -1,0 +1,65 @@
+// The HTML report opened in headless Chromium (Debian's `chromium`): it loads with no console
+// error, fetches nothing, runs no script, and shows every plot at a real size.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareOutput, runReportHtml } from '../../src/report/output.ts';
+import { tempDir } from './runBuilder.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+const PLOTS = ['pass-rates', 'forest', 'waste', 'time-to-answer'];
+const SLOW = 90_000; // a cold Chromium and Vega's first load on a busy 2-core machine
+
+let tmp: ReturnType<typeof tempDir>;
+let context: BrowserContext;
+const pages: Record<string, string> = {};
+
+describe('the HTML report in Chromium', () => {
+  beforeAll(async () => {
+    // Not skipped when missing: a report nobody could open would pass unseen.
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install chromium)`);
+    tmp = tempDir('ladder-html-');
+    pages.compare = join(tmp.dir, 'compare.html');
+    pages.report = join(tmp.dir, 'report.html');
+    writeFileSync(pages.compare, (await compareOutput('test/fixtures/runs/before', 'test/fixtures/runs/after', { format: 'html' })).text);
+    writeFileSync(pages.report, await runReportHtml('test/fixtures/runs/before'));
+    // A fresh profile: nothing from another session can change what loads.
+    context = await chromium.launchPersistentContext(join(tmp.dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: ARGS });
+  }, SLOW);
+
+  afterAll(async () => {
+    await context?.close();
+    tmp.remove();
+  });
+
+  it.each(['compare', 'report'])('%s.html loads with no console error or request and shows every plot', async (name) => {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    const requests: string[] = [];
+    page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+    page.on('pageerror', (e) => void errors.push(e.message));
+    page.on('request', (r) => void requests.push(r.url()));
+    const url = pathToFileURL(pages[name]!).href;
+    await page.goto(url, { waitUntil: 'load' });
+
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([url]);
+    expect(await page.locator('script').count()).toBe(0);
+    await expect(page.locator('p.notice').textContent()).resolves.toContain('do not measure any model');
+    for (const id of PLOTS) {
+      const svg = page.locator(`figure#${id} > svg`);
+      expect(await svg.count(), id).toBe(1);
+      const box = await svg.boundingBox();
+      expect(box?.width, id).toBeGreaterThan(100);
+      expect(box?.height, id).toBeGreaterThan(30);
+      // Drawn marks, not an empty frame: Vega puts each mark's shapes in a group of its own.
+      expect(await svg.locator('path, line, rect, circle, text').count(), id).toBeGreaterThan(10);
+    }
+    await page.close();
+  }, SLOW);
+});
