@@ -1,0 +1,88 @@
+// One way to register a tool, so every tool gets the same fault handling and error shape:
+// injected latency and failures happen before the tool runs, a dropped reply after it has
+// done its work (the work stands, the caller's record of it is lost), and a ToolError
+// becomes an `isError` result carrying its message.
+import type { McpServer, RegisteredTool, ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ShapeOutput, ZodRawShapeCompat } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type {
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
+  ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
+import { transientError } from './faults.ts';
+import type { SessionHooks, WorkbenchState } from './state.ts';
+
+/** A failure the caller can act on; its message is the whole tool result. */
+export class ToolError extends Error {
+  override name = 'ToolError';
+}
+
+export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** `_meta` key that declares a tool deterministic (DESIGN.md "Repeat short-circuit"). */
+export const DETERMINISTIC_META = { 'ladder/deterministic': true } as const;
+
+export function text(value: string): CallToolResult {
+  return { content: [{ type: 'text', text: value }] };
+}
+
+export function json(value: unknown): CallToolResult {
+  return text(JSON.stringify(value, null, 2));
+}
+
+export function failure(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+export interface ToolSpec<Shape extends ZodRawShapeCompat> {
+  title: string;
+  description: string;
+  inputSchema: Shape;
+  annotations: ToolAnnotations;
+  _meta?: Record<string, unknown>;
+}
+
+export interface ToolHost {
+  server: McpServer;
+  state: WorkbenchState;
+  hooks: SessionHooks;
+}
+
+export function addTool<Shape extends ZodRawShapeCompat>(
+  host: ToolHost,
+  name: string,
+  spec: ToolSpec<Shape>,
+  run: (args: ShapeOutput<Shape>, extra: ToolExtra) => CallToolResult | Promise<CallToolResult>,
+): RegisteredTool {
+  const { state, hooks } = host;
+  const handler = async (args: ShapeOutput<Shape>, extra: ToolExtra): Promise<CallToolResult> => {
+    const index = state.faults.nextCall(name);
+    const latency = state.faults.latencyMs(name);
+    if (latency > 0) await state.time.sleep(latency, extra.signal);
+    if (state.faults.fails(name, index)) return failure(transientError(name));
+    let result: CallToolResult;
+    try {
+      result = await run(args, extra);
+    } catch (error) {
+      if (!(error instanceof ToolError)) state.log(`${name}: ${(error as Error).stack ?? String(error)}`);
+      result = failure(error instanceof Error ? error.message : String(error));
+    }
+    state.reveal.check();
+    if (hooks.dropReply && state.faults.dropsReply(name, index)) await hooks.dropReply(extra);
+    return result;
+  };
+  return host.server.registerTool(
+    name,
+    {
+      title: spec.title,
+      description: spec.description,
+      inputSchema: spec.inputSchema,
+      annotations: spec.annotations,
+      ...(spec._meta ? { _meta: spec._meta } : {}),
+    },
+    // The SDK's callback type is conditional on Shape, which TypeScript cannot resolve here.
+    handler as ToolCallback<Shape>,
+  );
+}
