@@ -1,0 +1,123 @@
+// The lane's cost per tool call against the raw SDK `Client.callTool`, all over the SDK's
+// in-memory transport to identical servers. Four paths are timed in every round: raw; the
+// lane with every mechanism off (the harness's plumbing: call key, hash, trace); the lane with
+// every mechanism on; and the same without a trace, to show the trace's share. Traces go to
+// real JSONL files. Paired rounds in one process, the order rotating each round, so drift
+// (JIT, GC, a busy machine) hits every path alike.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { z } from 'zod';
+import { Lane } from '../src/lane/index.ts';
+import { TraceWriter } from '../src/trace/index.ts';
+
+export interface LaneBenchOptions {
+  rounds?: number;
+  callsPerRound?: number;
+  warmupRounds?: number;
+}
+
+type Path = 'raw' | 'off' | 'on' | 'untraced';
+type Call = (id: number) => Promise<unknown>;
+
+async function serverTransport(): Promise<Transport> {
+  const server = new McpServer({ name: 'bench', version: '1.0.0' });
+  server.registerTool('lookup', { description: 'Looks an item up', inputSchema: { id: z.number() } }, ({ id }) => ({
+    content: [{ type: 'text', text: `item ${id}: a small answer of a few dozen bytes` }],
+  }));
+  const [client, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  return client;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Wall and CPU microseconds per call over one batch. CPU time is what a loaded machine distorts least. */
+async function timeBatch(calls: number, base: number, call: Call): Promise<{ wall: number; cpu: number }> {
+  const cpu0 = process.cpuUsage();
+  const started = performance.now();
+  for (let i = 0; i < calls; i += 1) await call(base + i);
+  const wall = ((performance.now() - started) * 1000) / calls;
+  const cpu = process.cpuUsage(cpu0);
+  return { wall, cpu: (cpu.user + cpu.system) / calls };
+}
+
+async function laneOn(dir: string, arm: 'on' | 'off', traced = true): Promise<{ lane: Lane; trace: TraceWriter | undefined }> {
+  const trace = traced ? TraceWriter.open(join(dir, `${arm}.jsonl`)) : undefined;
+  // Declared deterministic, so the repeat guard does its full work on every call; the
+  // arguments differ per call, so it never answers short and every call reaches the server.
+  const lane = await Lane.connect({
+    servers: { bench: { transport: await serverTransport() } }, arm, deterministic: () => true,
+    ...(trace === undefined ? {} : { emit: trace.emit }),
+  });
+  return { lane, trace };
+}
+
+export async function benchLane(options: LaneBenchOptions = {}): Promise<Record<string, number | string>> {
+  const { rounds = 40, callsPerRound = 500, warmupRounds = 5 } = options;
+  const dir = mkdtempSync(join(tmpdir(), 'ladder-bench-'));
+  const raw = new Client({ name: 'raw', version: '1.0.0' });
+  await raw.connect(await serverTransport());
+  await raw.listTools();
+  const on = await laneOn(dir, 'on');
+  const off = await laneOn(dir, 'off');
+  const untraced = await laneOn(dir, 'on', false);
+  const calls: Record<Path, Call> = {
+    raw: (id) => raw.callTool({ name: 'lookup', arguments: { id } }),
+    off: (id) => off.lane.call('bench__lookup', { id }, { round: 1 }),
+    on: (id) => on.lane.call('bench__lookup', { id }, { round: 1 }),
+    untraced: (id) => untraced.lane.call('bench__lookup', { id }, { round: 1 }),
+  };
+  const paths: Path[] = ['raw', 'off', 'on', 'untraced'];
+  const samples = {
+    ratio: [] as number[], cpuRatio: [] as number[], added: [] as number[], offAdded: [] as number[],
+    untracedAdded: [] as number[], raw: [] as number[], on: [] as number[],
+  };
+  try {
+    for (let r = 0; r < warmupRounds + rounds; r += 1) {
+      await on.lane.openTurn();
+      await off.lane.openTurn();
+      await untraced.lane.openTurn();
+      // Distinct arguments per call: the breaker and the repeat guard keep a record per key,
+      // as they would over a real pass.
+      const base = r * callsPerRound;
+      const order = paths.map((_, i) => paths[(i + r) % paths.length]!);
+      const t = {} as Record<Path, { wall: number; cpu: number }>;
+      for (const path of order) t[path] = await timeBatch(callsPerRound, base, calls[path]);
+      if (r < warmupRounds) continue;
+      samples.ratio.push(t.on.wall / t.raw.wall);
+      samples.cpuRatio.push(t.on.cpu / t.raw.cpu);
+      samples.added.push(t.on.wall - t.raw.wall);
+      samples.offAdded.push(t.off.wall - t.raw.wall);
+      samples.untracedAdded.push(t.untraced.wall - t.raw.wall);
+      samples.raw.push(t.raw.wall);
+      samples.on.push(t.on.wall);
+    }
+  } finally {
+    await Promise.all([on.lane.close(), off.lane.close(), untraced.lane.close(), raw.close()]);
+    on.trace?.close();
+    off.trace?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const r2 = (x: number) => Math.round(x * 100) / 100;
+  const r3 = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    laneOverheadRatio: r3(median(samples.ratio)),
+    laneAddedMicrosPerCall: r2(median(samples.added)),
+    laneOverheadRatioCpu: r3(median(samples.cpuRatio)),
+    laneOffAddedMicrosPerCall: r2(median(samples.offAdded)),
+    laneUntracedAddedMicrosPerCall: r2(median(samples.untracedAdded)),
+    laneRawMicrosPerCall: r2(median(samples.raw)),
+    laneMicrosPerCall: r2(median(samples.on)),
+    laneBenchRounds: rounds,
+    laneBenchCallsPerRound: callsPerRound,
+  };
+}

@@ -1,0 +1,39 @@
+// `npm run bench`: runs the benchmarks and merges their figures into reports/bench.json,
+// keeping keys other benchmarks wrote. `npm run bench -- lane` runs only the named ones.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { benchLane } from './lane.ts';
+
+type Figures = Record<string, number | string>;
+
+/** Benchmarks by name; each returns flat figures with keys unique across benchmarks. */
+export const BENCHMARKS: Record<string, () => Promise<Figures>> = {
+  lane: () => benchLane(),
+};
+
+const REPORT = 'reports/bench.json';
+
+function readReport(): Figures {
+  try {
+    return JSON.parse(readFileSync(REPORT, 'utf8')) as Figures;
+  } catch {
+    return {};
+  }
+}
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !(name in BENCHMARKS));
+if (unknown.length > 0) {
+  process.stderr.write(`bench: unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(BENCHMARKS).join(', ')}\n`);
+  process.exit(2);
+}
+for (const name of wanted.length > 0 ? wanted : Object.keys(BENCHMARKS)) {
+  const started = performance.now();
+  const figures = await BENCHMARKS[name]!();
+  // Read just before writing: another benchmark may have written its keys meanwhile.
+  const report = { ...readReport(), ...figures, [`${name}MeasuredAt`]: new Date().toISOString() };
+  mkdirSync(dirname(REPORT), { recursive: true });
+  writeFileSync(REPORT, `${JSON.stringify(report, null, 2)}\n`);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  process.stdout.write(`bench ${name} (${seconds} s): ${JSON.stringify(figures)}\n`);
+}

@@ -1,0 +1,52 @@
+import type { CommandModule } from 'yargs';
+import { ArmError, LaneConfigError } from '../lane/index.ts';
+import { runProbe } from '../lane/probe.ts';
+
+interface ProbeArgs {
+  readonly target?: string[];
+  readonly tool?: string;
+  readonly args?: string;
+  readonly arm?: string;
+  readonly timeout?: number;
+  readonly trace?: string;
+}
+
+export const probeCommand: CommandModule<object, ProbeArgs> = {
+  command: 'probe [target..]',
+  describe: 'Connect to one MCP server through the lane, list its tools and call one',
+  builder: (yargs) =>
+    yargs
+      .positional('target', {
+        type: 'string',
+        array: true,
+        describe: 'A Streamable HTTP URL, a command ("node server.js", "npx -y <pkg>"), an installed @scope/package, or a .js/.ts file',
+      })
+      .option('tool', { type: 'string', describe: 'Tool to call (default: the first listed)' })
+      .option('args', { type: 'string', describe: 'Arguments as a JSON object (default: a sample from the input schema)' })
+      .option('arm', { type: 'string', describe: 'Mechanisms: on, off, or e.g. breaker=off,repeats=on (default on)' })
+      .option('timeout', { type: 'number', describe: 'Milliseconds allowed to start the server and for the call' })
+      .option('trace', { type: 'string', describe: 'Write the trace events (JSONL) to this file' })
+      .example('ladder probe http://127.0.0.1:3000/mcp', 'a running server')
+      .example('ladder probe @modelcontextprotocol/server-everything --tool get-sum --args \'{"a":2,"b":3}\'', 'an installed package')
+      .example('ladder probe "npx -y @modelcontextprotocol/server-memory"', 'a command with its own flags, quoted')
+      .example('ladder probe -- node server.js --port 0', 'or after --'),
+  handler: async (argv) => {
+    const write = (line: string) => process.stdout.write(`${line}\n`);
+    // Words after `--` land in `_` after the command's own name; they are the server's.
+    const target = [...(argv.target ?? []), ...argv._.slice(1).map(String)];
+    try {
+      process.exitCode = await runProbe(target, {
+        write,
+        ...(argv.tool === undefined ? {} : { tool: argv.tool }),
+        ...(argv.args === undefined ? {} : { args: argv.args }),
+        ...(argv.arm === undefined ? {} : { arm: argv.arm }),
+        ...(argv.timeout === undefined ? {} : { timeoutMs: argv.timeout }),
+        ...(argv.trace === undefined ? {} : { trace: argv.trace }),
+      });
+    } catch (error) {
+      if (!(error instanceof LaneConfigError || error instanceof ArmError)) throw error;
+      write(`FAIL ${error.message}`);
+      process.exitCode = 2;
+    }
+  },
+};

@@ -1,0 +1,108 @@
+// One tool call through the mechanisms the arm enables, in this order: the within-turn
+// breaker (the freshest evidence: this very call failed earlier in the turn), the repeat
+// short-circuit (an answer already given costs nothing to point at, even from a server that
+// is down now), then the server's circuit, then the wire.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { RepeatGuard, ServerCircuits, TurnBreaker } from '../reliability/index.ts';
+import type { Outcome } from '../trace/index.ts';
+import { errorText, resultText, timeoutText } from './text.ts';
+
+/** The mechanisms an arm switched on; absent means off. */
+export interface Mechanisms {
+  breaker?: TurnBreaker;
+  circuits?: ServerCircuits;
+  repeats?: RepeatGuard;
+  /** Whether a qualified tool name is deterministic now; the repeat guard asks the same. */
+  isDeterministic: (name: string) => boolean;
+  /** Timeouts sized to the wait cap, and a timeout text that says the tool may still run. */
+  deadline: boolean;
+}
+
+export interface CallSite {
+  /** Qualified name, as the model called it. */
+  name: string;
+  server: string;
+  args: Record<string, unknown>;
+  turn: number;
+  round: number;
+}
+
+export interface Decision {
+  text: string;
+  outcome: Outcome;
+  errorType?: string;
+  probe?: true;
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+}
+
+async function send(site: CallSite, mechanisms: Mechanisms, wire: () => Promise<CallToolResult>): Promise<Decision> {
+  const started = performance.now();
+  try {
+    const result = await wire();
+    const text = resultText(result);
+    return result.isError === true ? { text, outcome: 'failed', errorType: 'tool_error' } : { text, outcome: 'ok' };
+  } catch (error) {
+    if (isTimeout(error)) {
+      const text = mechanisms.deadline ? timeoutText(site.name, performance.now() - started) : errorText(error);
+      return { text, outcome: 'timeout', errorType: 'timeout' };
+    }
+    const code = error instanceof McpError ? String(error.code) : (error as Error)?.name ?? 'Error';
+    return { text: errorText(error), outcome: 'failed', errorType: code };
+  }
+}
+
+/**
+ * Applies the mechanisms to each call of a pass. Two shortcuts keep the per-call cost down
+ * without changing a verdict: the breaker is not asked while nothing has failed in the turn
+ * (it refuses only recorded failures), and the repeat guard never sees a tool that is not
+ * deterministic (it never short-circuits one, and the trace, not the guard, counts repeats).
+ */
+export class CallPipeline {
+  readonly #mechanisms: Mechanisms;
+  #failuresThisTurn = 0;
+
+  constructor(mechanisms: Mechanisms) {
+    this.#mechanisms = mechanisms;
+  }
+
+  get deadline(): boolean {
+    return this.#mechanisms.deadline;
+  }
+
+  openTurn(turn: number): void {
+    this.#mechanisms.breaker?.openTurn(turn);
+    this.#failuresThisTurn = 0;
+  }
+
+  /** Decides whether the call is sent, sends it if so, and records the outcome in each mechanism. */
+  async call(site: CallSite, wire: () => Promise<CallToolResult>): Promise<Decision> {
+    const { breaker, circuits, isDeterministic } = this.#mechanisms;
+    const repeats = isDeterministic(site.name) ? this.#mechanisms.repeats : undefined;
+    const { name, server, args, turn, round } = site;
+    const refused = this.#failuresThisTurn > 0 ? breaker?.check(name, args) : undefined;
+    if (refused !== undefined && !refused.allowed) return { text: refused.text, outcome: 'refused', errorType: 'breaker' };
+    const repeat = repeats?.observe(name, args);
+    if (repeat?.shortCircuit === true) return { text: repeat.text, outcome: 'short_circuited' };
+    const circuit = circuits?.check(server);
+    if (circuit !== undefined && !circuit.allowed) return { text: circuit.text, outcome: 'unavailable', errorType: 'circuit_open' };
+
+    const decision = await send(site, this.#mechanisms, wire);
+    if (decision.outcome === 'ok') {
+      circuits?.success(server);
+      repeats?.answered(name, args, turn, round);
+    } else {
+      // A timeout is no answer either, so it counts against the server; it is not a failure
+      // of the call itself, because a long wait re-asked is often exactly right.
+      circuits?.failure(server);
+      if (decision.outcome === 'failed' && breaker !== undefined) {
+        breaker.recordFailure(name, args, round, decision.text);
+        this.#failuresThisTurn += 1;
+      }
+    }
+    return circuit?.probe === true ? { ...decision, probe: true } : decision;
+  }
+}

@@ -1,0 +1,8 @@
+// The lane: Ladder's MCP client side (DESIGN.md "The lane").
+export * from './arm.ts';
+export * from './config.ts';
+export * from './nodeBin.ts';
+export { Lane, hashCallKey } from './lane.ts';
+export * from './types.ts';
+export { ServerStartError } from './connections.ts';
+export { MAX_LIST_PAGES } from './listing.ts';

@@ -1,0 +1,218 @@
+// The lane: Ladder's MCP client side. It connects to a pass's servers, fixes each turn's
+// tool list, makes every call through the mechanisms its arm enables, and emits one trace
+// event per listing and per call (DESIGN.md "The lane").
+import { hash } from 'node:crypto';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  RepeatGuard, RosterCache, ServerCircuits, TurnBreaker, callKey, HARNESS_SERVER, REFRESH_TOOL, SEPARATOR,
+} from '../reliability/index.ts';
+import type { TurnRoster } from '../reliability/index.ts';
+import type { Emit, ToolCallEvent } from '../trace/index.ts';
+import { ARM_ON, parseArm } from './arm.ts';
+import type { Arm } from './arm.ts';
+import { CallPipeline } from './calls.ts';
+import type { Decision } from './calls.ts';
+import { validateServerNames } from './config.ts';
+import type { ServerConfig } from './config.ts';
+import { connectServer } from './connections.ts';
+import type { Connection, ServerStartError } from './connections.ts';
+import { nodeCommand } from './nodeBin.ts';
+import { notStartedText, unknownToolText } from './text.ts';
+import { openRoster, refreshTool } from './turn.ts';
+import {
+  DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_LIST_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+} from './types.ts';
+import type { CallResult, LaneOptions, LaneTool, Turn } from './types.ts';
+
+/** 64 bits of sha256: collisions are out of reach for the calls of a run. */
+const KEY_HEX_DIGITS = 16;
+
+
+interface OpenTurn {
+  turn: number;
+  roster: TurnRoster<Tool>;
+  routes: Map<string, { server: string; tool: string }>;
+}
+
+export function hashCallKey(key: string): string {
+  return hash('sha256', key, 'hex').slice(0, KEY_HEX_DIGITS);
+}
+
+type ToolCallInput = Omit<ToolCallEvent, 'v' | 't'>;
+
+const round3 = (ms: number): number => Math.round(ms * 1000) / 1000;
+
+/** The call's key hash and argument bytes; undefined when the arguments cannot be JSON (a cycle, a BigInt). */
+function measure(name: string, args: Record<string, unknown>): { key: string; argBytes: number } | undefined {
+  try {
+    return { key: hashCallKey(callKey(name, args)), argBytes: Buffer.byteLength(JSON.stringify(args)) };
+  } catch {
+    return undefined;
+  }
+}
+
+export class Lane {
+  readonly arm: Arm;
+  /** Servers that did not start; the lane runs on without them. */
+  readonly startErrors: readonly ServerStartError[];
+  readonly #options: LaneOptions;
+  readonly #servers: string[];
+  readonly #connections: Map<string, Connection>;
+  readonly #pipeline: CallPipeline;
+  readonly #roster: RosterCache<Tool> | undefined;
+  readonly #hints = new Map<string, boolean>();
+  readonly #emit: Emit;
+  #turn: OpenTurn | undefined;
+  #turns = 0;
+  #closed = false;
+
+  private constructor(options: LaneOptions, arm: Arm, connections: Map<string, Connection>, errors: ServerStartError[]) {
+    this.#options = options;
+    this.arm = arm;
+    this.#servers = Object.keys(options.servers);
+    this.#connections = connections;
+    this.startErrors = errors;
+    this.#emit = options.emit ?? (() => undefined);
+    const clock = options.clock ?? Date.now;
+    const isDeterministic = (name: string): boolean =>
+      options.deterministic?.(name) === true || (options.trustServerHints === true && this.#hints.get(name) === true);
+    this.#pipeline = new CallPipeline({
+      ...(arm.breaker ? { breaker: new TurnBreaker({ key: arm.breakerKey }) } : {}),
+      ...(arm.circuit ? { circuits: new ServerCircuits({ ...options.circuit, clock }) } : {}),
+      ...(arm.repeats ? { repeats: new RepeatGuard({ ...options.repeats, isDeterministic }) } : {}),
+      isDeterministic,
+      deadline: arm.deadline,
+    });
+    this.#roster = arm.roster ? new RosterCache<Tool>({ ...options.roster, servers: this.#servers, clock }) : undefined;
+  }
+
+  /** Connects every server in parallel; one that fails is in `startErrors`, the rest work. */
+  static async connect(options: LaneOptions): Promise<Lane> {
+    validateServerNames(Object.keys(options.servers));
+    const arm = typeof options.arm === 'string' ? parseArm(options.arm) : (options.arm ?? ARM_ON);
+    const configs = Object.entries(options.servers).map(([name, config]) =>
+      [name, 'command' in config ? nodeCommand(config) : config] as const);
+    const connections = new Map<string, Connection>();
+    const errors: ServerStartError[] = [];
+    let lane: Lane | undefined;
+    const timeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const settled = await Promise.allSettled(configs.map(([name, config]) =>
+      connectServer(name, config, { timeoutMs, onToolListChanged: () => lane && lane.#roster?.markStale(name) })));
+    settled.forEach((result) => {
+      if (result.status === 'fulfilled') connections.set(result.value.name, result.value);
+      else errors.push(result.reason as ServerStartError);
+    });
+    lane = new Lane(options, arm, connections, errors);
+    return lane;
+  }
+
+  /** Fixes the new turn's tool list, re-listing only what the roster needs, and emits tools.list. */
+  async openTurn(): Promise<Turn> {
+    this.#assertOpen();
+    const started = performance.now();
+    const turn = (this.#turns += 1);
+    this.#pipeline.openTurn(turn);
+    const timeout = this.#options.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
+    const { roster, failed } = await openRoster({
+      // Roster off: a fresh cache every turn is a plain re-list of every server, no fallback.
+      cache: this.#roster ?? new RosterCache<Tool>({ servers: this.#servers }),
+      connections: this.#connections,
+      requestOptions: this.#pipeline.deadline ? { timeout } : undefined,
+    });
+    const routes = new Map<string, { server: string; tool: string }>();
+    for (const offered of roster.tools) {
+      routes.set(offered.name, { server: offered.server, tool: offered.tool.name });
+      this.#hints.set(offered.name, offered.tool._meta?.['ladder/deterministic'] === true);
+    }
+    const tools: LaneTool[] = roster.tools.map(({ name, tool }) => ({
+      name, description: tool.description ?? '', inputSchema: tool.inputSchema,
+    }));
+    if (this.#roster !== undefined && roster.refreshOffered) tools.push(refreshTool());
+    this.#turn = { turn, roster, routes };
+    this.#emit({
+      type: 'tools.list', 'mcp.method.name': 'tools/list', turn, ...roster.counters,
+      tools: tools.length, failed, ms: round3(performance.now() - started),
+    });
+    return { turn, tools, counters: roster.counters };
+  }
+
+  /** Calls a tool of the current turn by its qualified name; always answers with text. */
+  async call(name: string, args: Record<string, unknown> | undefined, at: { round: number }): Promise<CallResult> {
+    this.#assertOpen();
+    const current = this.#turn;
+    if (current === undefined) throw new Error('Lane.call: open a turn with openTurn() before calling tools');
+    const started = performance.now();
+    const input = args ?? {};
+    const sized = measure(name, input);
+    const route = current.routes.get(name);
+    const refresh = name === REFRESH_TOOL;
+    const server = route?.server ?? (refresh ? HARNESS_SERVER : (this.#deadServer(name) ?? ''));
+    const tool = route?.tool ?? (refresh ? name.slice(HARNESS_SERVER.length + SEPARATOR.length) : name);
+    const decision = sized === undefined
+      ? { text: 'The arguments have no JSON form, so the call was not sent.', outcome: 'failed' as const, errorType: 'invalid_arguments' }
+      : await this.#decide(current, name, input, at.round, route);
+    const { key, argBytes } = sized ?? { key: hashCallKey(name), argBytes: 0 };
+    const resultBytes = Buffer.byteLength(decision.text);
+    const event: ToolCallInput = {
+      type: 'tool.call', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': name,
+      turn: current.turn, round: at.round, server, tool, key, outcome: decision.outcome,
+      ms: round3(performance.now() - started), argBytes, resultBytes,
+    };
+    if (decision.errorType !== undefined) event['error.type'] = decision.errorType;
+    if (decision.probe === true) event.probe = true;
+    this.#emit(event);
+    const isError = decision.outcome !== 'ok' && decision.outcome !== 'short_circuited';
+    return { text: decision.text, isError, outcome: decision.outcome, server, tool, key };
+  }
+
+  async #decide(current: OpenTurn, name: string, args: Record<string, unknown>, round: number,
+    route: { server: string; tool: string } | undefined): Promise<Decision> {
+    if (route === undefined) {
+      if (name === REFRESH_TOOL && this.#roster !== undefined && current.roster.refreshOffered) {
+        const { ok, text } = this.#roster.refresh(current.roster);
+        return ok ? { text, outcome: 'ok' } : { text, outcome: 'failed', errorType: 'empty_roster' };
+      }
+      const dead = this.#deadServer(name);
+      if (dead !== undefined) return { text: notStartedText(dead, name), outcome: 'unavailable', errorType: 'not_started' };
+      return { text: unknownToolText(name), outcome: 'failed', errorType: 'unknown_tool' };
+    }
+    const connection = this.#connections.get(route.server)!;
+    const site = { name, server: route.server, args, turn: current.turn, round };
+    return this.#pipeline.call(site, () =>
+      connection.client.callTool({ name: route.tool, arguments: args }, undefined, this.#requestOptions(site)) as Promise<CallToolResult>);
+  }
+
+  #requestOptions(site: { name: string; turn: number; round: number }): RequestOptions | undefined {
+    if (!this.#pipeline.deadline) return undefined;
+    const onProgress = this.#options.onProgress;
+    return {
+      timeout: this.#options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+      maxTotalTimeout: this.#options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+      resetTimeoutOnProgress: true,
+      // A progress handler is what makes the SDK send a progress token; without one a server
+      // cannot report progress, and the timeout could not be reset by it.
+      onprogress: (p) => onProgress?.({ turn: site.turn, round: site.round, name: site.name, ...p }),
+    };
+  }
+
+  /** The configured server a name points at when that server did not start. */
+  #deadServer(name: string): string | undefined {
+    const server = name.split(SEPARATOR)[0] ?? '';
+    return this.startErrors.some((e) => e.server === server) ? server : undefined;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error('Lane: used after close()');
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.allSettled([...this.#connections.values()].map((c) => c.close()));
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}

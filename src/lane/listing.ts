@@ -1,0 +1,23 @@
+// Lists one server's tools, following `nextCursor`.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * A server whose cursor never ends would otherwise hold the turn forever; 64 pages is far
+ * past any real roster (86 tools was the largest in the incidents, on one page).
+ */
+export const MAX_LIST_PAGES = 64;
+
+/** Every page up to MAX_LIST_PAGES; what the pages held if the cursor runs past that. */
+export async function listAllTools(client: Client, options: RequestOptions | undefined): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
+    const result = await client.listTools(cursor === undefined ? undefined : { cursor }, options);
+    tools.push(...result.tools);
+    cursor = result.nextCursor;
+    if (cursor === undefined) break;
+  }
+  return tools;
+}

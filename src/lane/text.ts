@@ -1,0 +1,49 @@
+// What the model reads back from a tool call. Every call gets text, whatever happened to it:
+// a call that was not sent says so and why, so nothing is ever dropped silently.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+type Block = CallToolResult['content'][number];
+
+function blockText(block: Block): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'image':
+    case 'audio':
+      // Base64 bytes are not text a model can use; say what was there and how big it was.
+      return `[${block.type} ${block.mimeType}, ${Math.floor((block.data.length * 3) / 4)} bytes]`;
+    case 'resource':
+      return 'text' in block.resource ? block.resource.text : `[resource ${block.resource.uri}]`;
+    case 'resource_link':
+      return `[resource link ${block.uri}]`;
+    default:
+      return `[${(block as { type: string }).type} content]`;
+  }
+}
+
+/** The result's content as text; structured content stands in when there is no content. */
+export function resultText(result: CallToolResult): string {
+  const content = result.content ?? [];
+  if (content.length === 0 && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent);
+  return content.map(blockText).join('\n');
+}
+
+export function timeoutText(name: string, ms: number): string {
+  const seconds = (ms / 1000).toFixed(1);
+  return (
+    `The call to ${name} got no answer within ${seconds} s and was abandoned. ` +
+    'The tool may still be running on the server, so what it does may still happen.'
+  );
+}
+
+export function unknownToolText(name: string): string {
+  return `There is no tool named ${JSON.stringify(name)} in this turn's tool list, so nothing was called.`;
+}
+
+export function notStartedText(server: string, name: string): string {
+  return `server ${server} is unavailable: it did not start, so ${name} was not called.`;
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

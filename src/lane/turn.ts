@@ -1,0 +1,50 @@
+// Opening a turn's roster: list what the cache asks for, record each result, assemble.
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { REFRESH_DESCRIPTION, REFRESH_TOOL } from '../reliability/index.ts';
+import type { RosterCache, TurnRoster } from '../reliability/index.ts';
+import { LaneConfigError } from './config.ts';
+import type { Connection } from './connections.ts';
+import { listAllTools } from './listing.ts';
+
+export interface RosterInput {
+  cache: RosterCache<Tool>;
+  connections: ReadonlyMap<string, Connection>;
+  requestOptions: RequestOptions | undefined;
+}
+
+/**
+ * Lists, in parallel, the servers the cache plans to re-list and that are connected (a server
+ * that never started has nothing to list and costs no round trip), then assembles the turn.
+ */
+export async function openRoster(input: RosterInput): Promise<{ roster: TurnRoster<Tool>; failed: string[] }> {
+  const { cache, connections, requestOptions } = input;
+  const planned = cache.planListing().filter((server) => connections.has(server));
+  const listings = await Promise.all(
+    planned.map((server) =>
+      listAllTools(connections.get(server)!.client, requestOptions).then(
+        (tools) => ({ server, tools }),
+        () => ({ server, tools: undefined }),
+      ),
+    ),
+  );
+  const failed: string[] = [];
+  for (const { server, tools } of listings) {
+    if (tools === undefined) {
+      failed.push(server);
+      cache.listingFailed(server);
+    } else {
+      cache.listed(server, tools);
+    }
+  }
+  try {
+    return { roster: cache.assemble(planned), failed };
+  } catch (error) {
+    // Two tools under one name: the roster refuses to pick one, and so does the lane.
+    throw new LaneConfigError((error as Error).message);
+  }
+}
+
+export function refreshTool(): { name: string; description: string; inputSchema: Record<string, unknown> } {
+  return { name: REFRESH_TOOL, description: REFRESH_DESCRIPTION, inputSchema: { type: 'object', properties: {} } };
+}

@@ -1,0 +1,68 @@
+// The lane's options and what it hands back: the contract the agent loop codes against.
+import { WAIT_CAP_MS } from '../reliability/index.ts';
+import type { CircuitOptions, Clock, RosterCounters, RosterOptions } from '../reliability/index.ts';
+import type { Emit, Outcome } from '../trace/index.ts';
+import type { Arm } from './arm.ts';
+import type { ServerConfig } from './config.ts';
+
+/** A capped wait (30 s) plus its final read and the reply fit twice over: the SDK's own 60 s. */
+export const DEFAULT_CALL_TIMEOUT_MS = 2 * WAIT_CAP_MS;
+/** Progress may keep a call alive past the timeout, but not past two capped waits and replies. */
+export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 4 * WAIT_CAP_MS;
+/** A listing is one small request; a server that needs longer is treated as not answering. */
+export const DEFAULT_LIST_TIMEOUT_MS = WAIT_CAP_MS;
+/** Starting a Node server takes about a second; twenty allows a cold disk and a slow machine. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 20_000;
+
+export interface CallProgress {
+  turn: number;
+  round: number;
+  name: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface LaneOptions {
+  servers: Record<string, ServerConfig>;
+  /** An Arm, or its text (`on`, `off`, `breaker=off,repeats=on`). Default `on`. */
+  arm?: Arm | string;
+  emit?: Emit;
+  /** Tools declared deterministic by the rung or harness config, by qualified name. */
+  deterministic?: (qualifiedName: string) => boolean;
+  /** Also treat a tool as deterministic when its server sets `_meta["ladder/deterministic"]`. */
+  trustServerHints?: boolean;
+  callTimeoutMs?: number;
+  maxTotalTimeoutMs?: number;
+  listTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  /** Drives the circuit cool-down and the roster TTL and back-off. Default Date.now. */
+  clock?: Clock;
+  circuit?: Omit<CircuitOptions, 'clock'>;
+  repeats?: { threshold?: number };
+  roster?: Omit<RosterOptions, 'servers' | 'clock'>;
+  onProgress?: (progress: CallProgress) => void;
+}
+
+export interface LaneTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface Turn {
+  turn: number;
+  /** Fixed for the turn, `harness__refresh_tools` included when offered. */
+  tools: LaneTool[];
+  counters: RosterCounters;
+}
+
+export interface CallResult {
+  text: string;
+  isError: boolean;
+  outcome: Outcome;
+  server: string;
+  tool: string;
+  /** Hash of the call key, as in the tool.call event. */
+  key: string;
+}

@@ -1,0 +1,175 @@
+// Calls through the lane: deadlines, progress, the repeat short-circuit, and what each
+// tool.call event records.
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { Lane } from '../../src/lane/index.ts';
+import type { LaneOptions } from '../../src/lane/index.ts';
+import { MemoryTrace } from '../../src/trace/index.ts';
+import { ScriptedServer, fixed, text } from './scripted.ts';
+import type { Extra, ScriptedTool } from './scripted.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Sleeps `totalMs`, sending a progress notification every `everyMs` when asked for one. */
+function slow(name: string, totalMs: number, everyMs = totalMs): ScriptedTool {
+  return {
+    name,
+    handler: async (_args, extra: Extra) => {
+      const token = extra._meta?.progressToken;
+      for (let done = everyMs; done <= totalMs; done += everyMs) {
+        await sleep(everyMs);
+        if (token !== undefined) {
+          await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, total: totalMs } });
+        }
+      }
+      return text(`${name} finished`);
+    },
+  };
+}
+
+async function laneOver(server: ScriptedServer, options: Partial<LaneOptions> = {}) {
+  const trace = new MemoryTrace();
+  const lane = await Lane.connect({ servers: { s: { transport: server.transport } }, emit: trace.emit, ...options });
+  await lane.openTurn();
+  return { lane, trace };
+}
+
+describe('deadline', () => {
+  it('ends a call that outlives its timeout as "timeout" and tells the model it may still be running', async () => {
+    const { lane, trace } = await laneOver(new ScriptedServer([slow('build', 400)]), { callTimeoutMs: 60 });
+    const result = await lane.call('s__build', {}, { round: 1 });
+    await lane.close();
+    expect(result.outcome).toBe('timeout');
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/no answer within \d+\.\d s .* may still be running/);
+    expect(trace.ofType('tool.call')[0]!['error.type']).toBe('timeout');
+  });
+
+  it('lets progress reset the timeout, so a call that reports progress finishes', async () => {
+    const progress: number[] = [];
+    // Steps well inside the timeout and a total well past it: only the resets let it finish.
+    const { lane } = await laneOver(new ScriptedServer([slow('build', 640, 80)]), {
+      callTimeoutMs: 300,
+      onProgress: (p) => progress.push(p.progress),
+    });
+    const result = await lane.call('s__build', {}, { round: 1 });
+    await lane.close();
+    expect([result.outcome, result.text]).toEqual(['ok', 'build finished']);
+    expect(progress).toEqual([80, 160, 240, 320, 400, 480, 560, 640]);
+  });
+
+  it('still ends a call that reports progress at maxTotalTimeout', async () => {
+    const { lane } = await laneOver(new ScriptedServer([slow('build', 600, 40)]), { callTimeoutMs: 150, maxTotalTimeoutMs: 200 });
+    const result = await lane.call('s__build', {}, { round: 1 });
+    await lane.close();
+    expect(result.outcome).toBe('timeout');
+  });
+
+  it('asks for progress with the deadline on and sends the SDK defaults with it off', async () => {
+    const server = new ScriptedServer([fixed('ping')]);
+    const on = await laneOver(server, { arm: 'on' });
+    await on.lane.call('s__ping', {}, { round: 1 });
+    await on.lane.close();
+    const offServer = new ScriptedServer([fixed('ping')]);
+    const off = await laneOver(offServer, { arm: 'deadline=off' });
+    await off.lane.call('s__ping', {}, { round: 1 });
+    await off.lane.close();
+    expect(server.received[0]!.progressToken).toBeDefined();
+    expect(offServer.received[0]!.progressToken).toBeUndefined();
+  });
+});
+
+describe('repeat short-circuit', () => {
+  const lookup = fixed('lookup', 'dialect: sqlite');
+  const tail = fixed('tail_log', 'line 1');
+
+  it('answers the third identical call to a deterministic tool short, without a round trip', async () => {
+    const server = new ScriptedServer([lookup]);
+    const { lane } = await laneOver(server, { deterministic: (name) => name === 's__lookup' });
+    const results = [];
+    for (const round of [1, 2, 3, 4]) results.push(await lane.call('s__lookup', { q: 'dialect' }, { round }));
+    await lane.close();
+    expect(server.callsTo('lookup')).toBe(2);
+    expect(results.map((r) => r.outcome)).toEqual(['ok', 'ok', 'short_circuited', 'short_circuited']);
+    expect(results[3]!.text).toBe('Identical to the answer at turn 1, round 1; asked 4 times.');
+    expect(results[3]!.isError).toBe(false);
+  });
+
+  it('never short-circuits a tool not declared deterministic', async () => {
+    const server = new ScriptedServer([tail]);
+    const { lane } = await laneOver(server, { deterministic: (name) => name === 's__lookup' });
+    for (const round of [1, 2, 3, 4, 5]) await lane.call('s__tail_log', {}, { round });
+    await lane.close();
+    expect(server.callsTo('tail_log')).toBe(5);
+  });
+
+  it('reads _meta "ladder/deterministic" only when the config trusts server hints', async () => {
+    const hinted = { ...lookup, meta: { 'ladder/deterministic': true } };
+    const trusted = new ScriptedServer([hinted]);
+    const untrusted = new ScriptedServer([hinted]);
+    for (const [server, trustServerHints] of [[trusted, true], [untrusted, false]] as const) {
+      const { lane } = await laneOver(server, { trustServerHints });
+      for (const round of [1, 2, 3, 4]) await lane.call('s__lookup', { q: 'dialect' }, { round });
+      await lane.close();
+    }
+    expect([trusted.callsTo('lookup'), untrusted.callsTo('lookup')]).toEqual([2, 4]);
+  });
+
+  it('sends every repeat with repeats off', async () => {
+    const server = new ScriptedServer([lookup]);
+    const { lane } = await laneOver(server, { arm: 'repeats=off', deterministic: () => true });
+    for (const round of [1, 2, 3, 4]) await lane.call('s__lookup', { q: 'dialect' }, { round });
+    await lane.close();
+    expect(server.callsTo('lookup')).toBe(4);
+  });
+});
+
+describe('tool.call events', () => {
+  it('record where, what and how big, with the call key hashed and argument order ignored', async () => {
+    const server = new ScriptedServer([fixed('greet', 'héllo')]);
+    const { lane, trace } = await laneOver(server);
+    await lane.call('s__greet', { b: 2, a: 'x' }, { round: 3 });
+    await lane.call('s__greet', { a: 'x', b: 2 }, { round: 4 });
+    await lane.close();
+    const [first, second] = trace.ofType('tool.call');
+    const expectedKey = createHash('sha256').update('s__greet\n{"a":"x","b":2}').digest('hex').slice(0, 16);
+    expect(first).toMatchObject({
+      v: 1, type: 'tool.call', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 's__greet',
+      turn: 1, round: 3, server: 's', tool: 'greet', key: expectedKey, outcome: 'ok',
+      argBytes: Buffer.byteLength('{"b":2,"a":"x"}'), resultBytes: 6,
+    });
+    expect(first!.ms).toBeGreaterThan(0);
+    expect(second!.key).toBe(first!.key);
+  });
+
+  it('answer a call to a tool not in the turn with text, and send nothing', async () => {
+    const server = new ScriptedServer([fixed('greet')]);
+    const { lane, trace } = await laneOver(server);
+    const result = await lane.call('s__wave', {}, { round: 1 });
+    await lane.close();
+    expect(result).toMatchObject({ outcome: 'failed', isError: true });
+    expect(result.text).toMatch(/no tool named "s__wave"/);
+    expect(server.received).toEqual([]);
+    expect(trace.ofType('tool.call')[0]!['error.type']).toBe('unknown_tool');
+  });
+
+  it('answer arguments with no JSON form as a failed call, and send nothing', async () => {
+    const server = new ScriptedServer([fixed('greet')]);
+    const { lane, trace } = await laneOver(server);
+    const result = await lane.call('s__greet', { n: 10n }, { round: 1 });
+    await lane.close();
+    expect([result.outcome, result.text]).toEqual(['failed', 'The arguments have no JSON form, so the call was not sent.']);
+    expect(server.received).toEqual([]);
+    expect(trace.ofType('tool.call')[0]).toMatchObject({ outcome: 'failed', argBytes: 0, 'error.type': 'invalid_arguments' });
+  });
+
+  it('pass a thrown protocol error through as a failed call', async () => {
+    const server = new ScriptedServer([{ name: 'boom', handler: () => { throw new Error('disk on fire'); } }]);
+    const { lane, trace } = await laneOver(server, { arm: 'off' });
+    const result = await lane.call('s__boom', {}, { round: 1 });
+    await lane.close();
+    expect(result.outcome).toBe('failed');
+    expect(result.text).toContain('disk on fire');
+    expect(trace.ofType('tool.call')[0]!['error.type']).toBe('-32603');
+  });
+});
