@@ -1,13 +1,34 @@
 // The `ladder` program: thin commands that parse, call one function and print.
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { doctorCommand } from './doctor.ts';
-import { runCommand } from './run.ts';
+import { serveCommand } from './serve.ts';
 
-await yargs(hideBin(process.argv))
-  .scriptName('ladder')
-  .command(runCommand)
-  .command(doctorCommand)
+const args = hideBin(process.argv);
+const program = yargs(args).scriptName('ladder').command(serveCommand);
+// `ladder serve` starts once per pass of a run (the workbench of every pass), so it loads only
+// its own command: the others import the model SDKs, about 2 s of CPU per start on the 2-core
+// target machine (measured), which would be most of what a synthetic pass costs.
+if (args[0] !== 'serve') {
+  const [{ runCommand }, { doctorCommand }, { rungsCommand }, { mergeCommand }, { compareCommand }, { reportCommand }, { probeCommand }] =
+    await Promise.all([
+      import('./run.ts'),
+      import('./doctor.ts'),
+      import('./rungs.ts'),
+      import('./merge.ts'),
+      import('./compare.ts'),
+      import('./report.ts'),
+      import('./probe.ts'),
+    ]);
+  program
+    .command(runCommand)
+    .command(doctorCommand)
+    .command(rungsCommand)
+    .command(mergeCommand)
+    .command(compareCommand)
+    .command(reportCommand)
+    .command(probeCommand);
+}
+await program
   .demandCommand(1, 'Name a command: ladder run, or ladder --help for the list.')
   .strict()
   .help()
