@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-// What Stryker runs for every mutant: only the pure reliability tests, which need no
-// servers and finish in milliseconds, so the battery stays inside CI's budget.
+// What Stryker runs for every mutant: the pure reliability tests, which need no servers and
+// finish in milliseconds, plus the workbench's jobs_wait tests (an in-memory MCP pair on a
+// manual clock), which cover the server's use of boundedWait (src/server/jobs.ts:70-108).
 export default defineConfig({
   test: {
-    include: ['test/reliability/**/*.test.ts'],
+    include: ['test/reliability/**/*.test.ts', 'test/server/jobs.test.ts', 'test/server/jobsWait.test.ts'],
     pool: 'threads',
   },
 });

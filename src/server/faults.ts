@@ -47,6 +47,10 @@ export class FaultPlan {
     return perTool(this.#faults.latencyMs, tool) ?? 0;
   }
 
+  jobReadMs(): number {
+    return this.#faults.jobReadMs;
+  }
+
   /** Whether call `index` of `tool` fails before it does anything. */
   fails(tool: string, index: number): boolean {
     const first = perTool(this.#faults.failFirst, tool) ?? 0;

@@ -12,7 +12,7 @@ export const MIN_TIMEOUT_MS = 1_000;
 const MAX_TIMEOUT_MS = 600_000;
 
 export function registerJobs(host: ToolHost): void {
-  const { jobs, time } = host.state;
+  const { jobs, time, faults, closing } = host.state;
   addTool(
     host,
     'jobs_start',
@@ -38,6 +38,14 @@ export function registerJobs(host: ToolHost): void {
     () => json({ jobs: jobs.views() }),
   );
   const capSeconds = WAIT_CAP_MS / 1000;
+  // A congested board (faults.jobReadMs) makes every read of a wait slow: the case the wait's
+  // one deadline and measured read reserve exist for (seed 003). Such a read is not cancelled
+  // when the wait gives up on it, as a real one could not be; closing the workbench ends it.
+  async function boardRead<T>(read: () => T): Promise<T> {
+    const readMs = faults.jobReadMs();
+    if (readMs > 0) await time.sleep(readMs, closing);
+    return read();
+  }
   addTool(
     host,
     'jobs_wait',
@@ -70,9 +78,10 @@ export function registerJobs(host: ToolHost): void {
         minTimeoutMs: MIN_TIMEOUT_MS,
         clock: time.now,
         sleep: (ms, signal) => time.sleep(ms, signal ? AbortSignal.any([signal, extra.signal]) : extra.signal),
-        readList: async () => jobs.views(jobIds),
+        readList: () => boardRead(() => jobs.views(jobIds)),
         isDone: (list) => list.every((job) => job.status !== 'running'),
-        readOutputs: async (list) => jobs.outputs(list.filter((job) => job.status !== 'running').map((job) => job.id)),
+        readOutputs: (list) =>
+          boardRead(() => jobs.outputs(list.filter((job) => job.status !== 'running').map((job) => job.id))),
       });
       return json(waitReply(result, capSeconds));
     },
@@ -83,8 +92,8 @@ function waitReply(
   result: BoundedWaitResult<JobView, Record<string, string>>,
   capSeconds: number,
 ): Record<string, unknown> {
-  const reply: Record<string, unknown> = { done: result.done, jobs: result.list };
-  if (result.outputs !== undefined) reply['outputs'] = result.outputs;
+  // JSON leaves out an undefined field, so `outputs` is absent exactly when outputsUnavailable.
+  const reply: Record<string, unknown> = { done: result.done, jobs: result.list, outputs: result.outputs };
   if (result.agentsUnavailable) reply['jobsUnavailable'] = true;
   if (result.outputsUnavailable) reply['outputsUnavailable'] = true;
   if (result.remainingMs !== undefined) reply['remainingMs'] = Math.floor(result.remainingMs);

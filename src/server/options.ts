@@ -22,6 +22,8 @@ export const FaultsSchema = z
     latencyMs: perTool(ms).default({}),
     /** Probability that the reply is lost mid-call (HTTP only: the response stream is cut). */
     dropReply: perTool(rate).default({}),
+    /** Workbench milliseconds each job-board read inside jobs_wait takes: a congested board. */
+    jobReadMs: ms.default(0),
     listing: z
       .strictObject({
         /** The first N `tools/list` requests fail. */
