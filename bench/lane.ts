@@ -1,9 +1,11 @@
 // The lane's cost per tool call against the raw SDK `Client.callTool`, all over the SDK's
-// in-memory transport to identical servers. Four paths are timed in every round: raw; the
+// in-memory transport to identical servers. Five paths are timed in every round: raw; the
 // lane with every mechanism off (the harness's plumbing: call key, hash, trace); the lane with
-// every mechanism on; and the same without a trace, to show the trace's share. Traces go to
-// real JSONL files. Paired rounds in one process, the order rotating each round, so drift
-// (JIT, GC, a busy machine) hits every path alike.
+// every mechanism on; the same without a trace, to show the trace's share; and raw again with
+// the request options the deadline sends on every call, to show what the SDK itself charges
+// for them (the progress token, which the lane cannot do without: see docs/lane.md). Traces
+// go to real JSONL files. Paired rounds in one process, the order rotating each round, so
+// drift (JIT, GC, a busy machine) hits every path alike.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +14,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
-import { Lane } from '../src/lane/index.ts';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS, Lane } from '../src/lane/index.ts';
 import { TraceWriter } from '../src/trace/index.ts';
 
 export interface LaneBenchOptions {
@@ -21,7 +23,7 @@ export interface LaneBenchOptions {
   warmupRounds?: number;
 }
 
-type Path = 'raw' | 'off' | 'on' | 'untraced';
+type Path = 'raw' | 'off' | 'on' | 'untraced' | 'rawDeadline';
 type Call = (id: number) => Promise<unknown>;
 
 async function serverTransport(): Promise<Transport> {
@@ -67,6 +69,14 @@ export async function benchLane(options: LaneBenchOptions = {}): Promise<Record<
   const raw = new Client({ name: 'raw', version: '1.0.0' });
   await raw.connect(await serverTransport());
   await raw.listTools();
+  // A client of its own, so the raw path's client never sees a progress token.
+  const rawDeadline = new Client({ name: 'raw', version: '1.0.0' });
+  await rawDeadline.connect(await serverTransport());
+  await rawDeadline.listTools();
+  const deadlineOptions = {
+    timeout: DEFAULT_CALL_TIMEOUT_MS, maxTotalTimeout: DEFAULT_MAX_TOTAL_TIMEOUT_MS, resetTimeoutOnProgress: true,
+    onprogress: () => undefined,
+  };
   const on = await laneOn(dir, 'on');
   const off = await laneOn(dir, 'off');
   const untraced = await laneOn(dir, 'on', false);
@@ -75,11 +85,13 @@ export async function benchLane(options: LaneBenchOptions = {}): Promise<Record<
     off: (id) => off.lane.call('bench__lookup', { id }, { round: 1 }),
     on: (id) => on.lane.call('bench__lookup', { id }, { round: 1 }),
     untraced: (id) => untraced.lane.call('bench__lookup', { id }, { round: 1 }),
+    rawDeadline: (id) => rawDeadline.callTool({ name: 'lookup', arguments: { id } }, undefined, deadlineOptions),
   };
-  const paths: Path[] = ['raw', 'off', 'on', 'untraced'];
+  const paths: Path[] = ['raw', 'off', 'on', 'untraced', 'rawDeadline'];
   const samples = {
     ratio: [] as number[], cpuRatio: [] as number[], added: [] as number[], offAdded: [] as number[],
-    untracedAdded: [] as number[], raw: [] as number[], on: [] as number[],
+    untracedAdded: [] as number[], raw: [] as number[], on: [] as number[], deadlineAdded: [] as number[],
+    deadlineRatio: [] as number[],
   };
   try {
     for (let r = 0; r < warmupRounds + rounds; r += 1) {
@@ -98,11 +110,13 @@ export async function benchLane(options: LaneBenchOptions = {}): Promise<Record<
       samples.added.push(t.on.wall - t.raw.wall);
       samples.offAdded.push(t.off.wall - t.raw.wall);
       samples.untracedAdded.push(t.untraced.wall - t.raw.wall);
+      samples.deadlineAdded.push(t.rawDeadline.wall - t.raw.wall);
+      samples.deadlineRatio.push(t.rawDeadline.wall / t.raw.wall);
       samples.raw.push(t.raw.wall);
       samples.on.push(t.on.wall);
     }
   } finally {
-    await Promise.all([on.lane.close(), off.lane.close(), untraced.lane.close(), raw.close()]);
+    await Promise.all([on.lane.close(), off.lane.close(), untraced.lane.close(), raw.close(), rawDeadline.close()]);
     on.trace?.close();
     off.trace?.close();
     rmSync(dir, { recursive: true, force: true });
@@ -115,6 +129,10 @@ export async function benchLane(options: LaneBenchOptions = {}): Promise<Record<
     laneOverheadRatioCpu: r3(median(samples.cpuRatio)),
     laneOffAddedMicrosPerCall: r2(median(samples.offAdded)),
     laneUntracedAddedMicrosPerCall: r2(median(samples.untracedAdded)),
+    // What the SDK adds to a raw call for the deadline's options alone: a floor under the
+    // lane's figures that no change to the lane can remove.
+    laneSdkDeadlineAddedMicrosPerCall: r2(median(samples.deadlineAdded)),
+    laneSdkDeadlineRatio: r3(median(samples.deadlineRatio)),
     laneRawMicrosPerCall: r2(median(samples.raw)),
     laneMicrosPerCall: r2(median(samples.on)),
     laneBenchRounds: rounds,

@@ -23,7 +23,8 @@ export interface CallSite {
   /** Qualified name, as the model called it. */
   name: string;
   server: string;
-  args: Record<string, unknown>;
+  /** callKey of the name and arguments, computed once per call: the breaker and the repeat guard key on it. */
+  key: string;
   turn: number;
   round: number;
 }
@@ -82,10 +83,10 @@ export class CallPipeline {
   async call(site: CallSite, wire: () => Promise<CallToolResult>): Promise<Decision> {
     const { breaker, circuits, isDeterministic } = this.#mechanisms;
     const repeats = isDeterministic(site.name) ? this.#mechanisms.repeats : undefined;
-    const { name, server, args, turn, round } = site;
-    const refused = this.#failuresThisTurn > 0 ? breaker?.check(name, args) : undefined;
+    const { name, server, key, turn, round } = site;
+    const refused = this.#failuresThisTurn > 0 ? breaker?.checkKey(name, key) : undefined;
     if (refused !== undefined && !refused.allowed) return { text: refused.text, outcome: 'refused', errorType: 'breaker' };
-    const repeat = repeats?.observe(name, args);
+    const repeat = repeats?.observeKey(name, key);
     if (repeat?.shortCircuit === true) return { text: repeat.text, outcome: 'short_circuited' };
     const circuit = circuits?.check(server);
     if (circuit !== undefined && !circuit.allowed) return { text: circuit.text, outcome: 'unavailable', errorType: 'circuit_open' };
@@ -93,13 +94,13 @@ export class CallPipeline {
     const decision = await send(site, this.#mechanisms, wire);
     if (decision.outcome === 'ok') {
       circuits?.success(server);
-      repeats?.answered(name, args, turn, round);
+      repeats?.answeredKey(key, turn, round);
     } else {
       // A timeout is no answer either, so it counts against the server; it is not a failure
       // of the call itself, because a long wait re-asked is often exactly right.
       circuits?.failure(server);
       if (decision.outcome === 'failed' && breaker !== undefined) {
-        breaker.recordFailure(name, args, round, decision.text);
+        breaker.recordFailureKey(name, key, round, decision.text);
         this.#failuresThisTurn += 1;
       }
     }

@@ -43,14 +43,22 @@ type ToolCallInput = Omit<ToolCallEvent, 'v' | 't'>;
 
 const round3 = (ms: number): number => Math.round(ms * 1000) / 1000;
 
-/** The call's key hash and argument bytes; undefined when the arguments cannot be JSON (a cycle, a BigInt). */
-function measure(name: string, args: Record<string, unknown>): { key: string; argBytes: number } | undefined {
+/**
+ * The call key (what the mechanisms key on), its hash (what the trace records) and the
+ * argument bytes, computed once per call; undefined when the arguments cannot be JSON (a
+ * cycle, a BigInt).
+ */
+function measure(name: string, args: Record<string, unknown>): { callKey: string; key: string; argBytes: number } | undefined {
   try {
-    return { key: hashCallKey(callKey(name, args)), argBytes: Buffer.byteLength(JSON.stringify(args)) };
+    const key = callKey(name, args);
+    return { callKey: key, key: hashCallKey(key), argBytes: Buffer.byteLength(JSON.stringify(args)) };
   } catch {
     return undefined;
   }
 }
+
+/** One handler for every call when nobody listens: the SDK asks servers for progress only when there is one. */
+const IGNORE_PROGRESS = (): void => undefined;
 
 export class Lane {
   readonly arm: Arm;
@@ -63,6 +71,8 @@ export class Lane {
   readonly #roster: RosterCache<Tool> | undefined;
   readonly #hints = new Map<string, boolean>();
   readonly #emit: Emit;
+  /** The deadline's request options when they are the same for every call (no onProgress). */
+  readonly #sharedCallOptions: RequestOptions | undefined;
   #turn: OpenTurn | undefined;
   #turns = 0;
   #closed = false;
@@ -85,6 +95,7 @@ export class Lane {
       deadline: arm.deadline,
     });
     this.#roster = arm.roster ? new RosterCache<Tool>({ ...options.roster, servers: this.#servers, clock }) : undefined;
+    this.#sharedCallOptions = arm.deadline && options.onProgress === undefined ? this.#deadlineOptions(IGNORE_PROGRESS) : undefined;
   }
 
   /** Connects every server in parallel; one that fails is in `startErrors`, the rest work. */
@@ -151,7 +162,7 @@ export class Lane {
     const tool = route?.tool ?? (refresh ? name.slice(HARNESS_SERVER.length + SEPARATOR.length) : name);
     const decision = sized === undefined
       ? { text: 'The arguments have no JSON form, so the call was not sent.', outcome: 'failed' as const, errorType: 'invalid_arguments' }
-      : await this.#decide(current, name, input, at.round, route);
+      : await this.#decide(current, name, input, sized.callKey, at.round, route);
     const { key, argBytes } = sized ?? { key: hashCallKey(name), argBytes: 0 };
     const resultBytes = Buffer.byteLength(decision.text);
     const event: ToolCallInput = {
@@ -166,8 +177,9 @@ export class Lane {
     return { text: decision.text, isError, outcome: decision.outcome, server, tool, key };
   }
 
-  async #decide(current: OpenTurn, name: string, args: Record<string, unknown>, round: number,
-    route: { server: string; tool: string } | undefined): Promise<Decision> {
+  /** Not async: a routed call's promise is handed straight back rather than wrapped in another. */
+  #decide(current: OpenTurn, name: string, args: Record<string, unknown>, key: string, round: number,
+    route: { server: string; tool: string } | undefined): Decision | Promise<Decision> {
     if (route === undefined) {
       if (name === REFRESH_TOOL && this.#roster !== undefined && current.roster.refreshOffered) {
         const { ok, text } = this.#roster.refresh(current.roster);
@@ -178,7 +190,7 @@ export class Lane {
       return { text: unknownToolText(name), outcome: 'failed', errorType: 'unknown_tool' };
     }
     const connection = this.#connections.get(route.server)!;
-    const site = { name, server: route.server, args, turn: current.turn, round };
+    const site = { name, server: route.server, key, turn: current.turn, round };
     return this.#pipeline.call(site, () =>
       connection.client.callTool({ name: route.tool, arguments: args }, undefined, this.#requestOptions(site)) as Promise<CallToolResult>);
   }
@@ -186,13 +198,18 @@ export class Lane {
   #requestOptions(site: { name: string; turn: number; round: number }): RequestOptions | undefined {
     if (!this.#pipeline.deadline) return undefined;
     const onProgress = this.#options.onProgress;
+    if (onProgress === undefined) return this.#sharedCallOptions;
+    return this.#deadlineOptions((p) => onProgress({ turn: site.turn, round: site.round, name: site.name, ...p }));
+  }
+
+  #deadlineOptions(onprogress: NonNullable<RequestOptions['onprogress']>): RequestOptions {
     return {
       timeout: this.#options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       maxTotalTimeout: this.#options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
       resetTimeoutOnProgress: true,
       // A progress handler is what makes the SDK send a progress token; without one a server
       // cannot report progress, and the timeout could not be reset by it.
-      onprogress: (p) => onProgress?.({ turn: site.turn, round: site.round, name: site.name, ...p }),
+      onprogress,
     };
   }
 

@@ -54,7 +54,12 @@ export class RepeatGuard {
    * answered short. Only a call whose earlier twin has a recorded full answer is short-circuited.
    */
   observe(tool: string, args: unknown): RepeatVerdict {
-    const record = this.#record(tool, args);
+    return this.observeKey(tool, callKey(tool, args));
+  }
+
+  /** As observe, for a caller that already has `key = callKey(tool, args)` (the lane, once per call). */
+  observeKey(tool: string, key: string): RepeatVerdict {
+    const record = this.#record(key);
     record.count += 1;
     const { count, answer } = record;
     // Logs, files and polls change between calls, so repeating them is the point (seeds/004).
@@ -71,12 +76,16 @@ export class RepeatGuard {
 
   /** Records where the full answer to this call was given (the first one is kept). */
   answered(tool: string, args: unknown, turn: number, round: number): void {
-    const record = this.#record(tool, args);
+    this.answeredKey(callKey(tool, args), turn, round);
+  }
+
+  /** As answered, with `key = callKey(tool, args)` already computed. */
+  answeredKey(key: string, turn: number, round: number): void {
+    const record = this.#record(key);
     record.answer ??= { turn, round };
   }
 
-  #record(tool: string, args: unknown): CallRecord {
-    const key = callKey(tool, args);
+  #record(key: string): CallRecord {
     let record = this.#calls.get(key);
     if (record === undefined) {
       record = { count: 0 };

@@ -37,7 +37,15 @@ export class TurnBreaker {
 
   /** Whether a call may be sent; when not, the recorded failure and the text for the model. */
   check(tool: string, args: unknown): TurnVerdict {
-    const failure = this.#failures.get(this.#keyOf(tool, args));
+    return this.checkKey(tool, this.#keyOf(tool, args));
+  }
+
+  /**
+   * As check, for a caller that already has `key = callKey(tool, args)`: the lane computes it
+   * once per call for its trace. Keyed on the tool, the breaker does not look at `key`.
+   */
+  checkKey(tool: string, key: string): TurnVerdict {
+    const failure = this.#failures.get(this.#byTool ? tool : key);
     if (failure === undefined) return { allowed: true };
     const what = this.#byTool ? 'a call to this tool' : 'the identical call';
     const round = `round ${failure.round} of this turn`;
@@ -47,11 +55,17 @@ export class TurnBreaker {
 
   /** Records a failed call (isError result or thrown error) at a round of the current turn. */
   recordFailure(tool: string, args: unknown, round: number, error: string): void {
-    const key = this.#keyOf(tool, args);
-    if (this.#failures.has(key)) return;
-    this.#failures.set(key, { turn: this.#turn, round, error });
+    this.recordFailureKey(tool, this.#keyOf(tool, args), round, error);
   }
 
+  /** As recordFailure, with `key = callKey(tool, args)` already computed. */
+  recordFailureKey(tool: string, key: string, round: number, error: string): void {
+    const slot = this.#byTool ? tool : key;
+    if (this.#failures.has(slot)) return;
+    this.#failures.set(slot, { turn: this.#turn, round, error });
+  }
+
+  /** Keyed on the tool, arguments are never serialised: any arguments will do, even a cycle. */
   #keyOf(tool: string, args: unknown): string {
     return this.#byTool ? tool : callKey(tool, args);
   }

@@ -50,7 +50,7 @@ export class TraceReader implements AsyncIterable<TraceEvent> {
     }
     if (pending.trim() === '') return;
     line += 1;
-    // Every event is written with its newline in one write, so only an interrupted write
+    // Events are written as whole lines, with their newlines, so only an interrupted write
     // leaves a last line without one; if what is there still parses, it is a whole event.
     const event = this.#tryParse(pending);
     if (event === undefined) {

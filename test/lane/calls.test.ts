@@ -58,6 +58,17 @@ describe('deadline', () => {
     expect(progress).toEqual([80, 160, 240, 320, 400, 480, 560, 640]);
   });
 
+  it('lets progress reset the timeout when nobody listens for it, on every call', async () => {
+    const server = new ScriptedServer([slow('build', 640, 80)]);
+    const { lane } = await laneOver(server, { callTimeoutMs: 300 });
+    const first = await lane.call('s__build', {}, { round: 1 });
+    const second = await lane.call('s__build', { again: true }, { round: 2 });
+    await lane.close();
+    expect([first.outcome, second.outcome]).toEqual(['ok', 'ok']);
+    const tokens = server.received.map((r) => r.progressToken);
+    expect(tokens.every((t) => t !== undefined) && new Set(tokens).size).toBe(2);
+  });
+
   it('still ends a call that reports progress at maxTotalTimeout', async () => {
     const { lane } = await laneOver(new ScriptedServer([slow('build', 600, 40)]), { callTimeoutMs: 150, maxTotalTimeoutMs: 200 });
     const result = await lane.call('s__build', {}, { round: 1 });

@@ -1,4 +1,4 @@
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, vi } from 'vitest';
 import { callKey, canonicalJson } from '../../src/reliability/callKey.ts';
 
 describe('canonicalJson', () => {
@@ -69,11 +69,44 @@ describe('canonicalJson', () => {
     );
   });
 
+  it('follows JSON.stringify for boxed primitives, toJSON and values in arrays', () => {
+    expect(canonicalJson({ n: Object(3), s: Object('x'), b: Object(false) })).toBe('{"b":false,"n":3,"s":"x"}');
+    expect(canonicalJson({ z: 1, a: { toJSON: (key: string) => `under ${key}` } })).toBe('{"a":"under a","z":1}');
+    expect(canonicalJson([Infinity, new Date(0), Symbol('s')])).toBe('[null,"1970-01-01T00:00:00.000Z",null]');
+    // Arrays and null-prototype objects written by JSON.stringify's rules are still sorted.
+    expect(canonicalJson([{ b: 1, a: new Date(0) }])).toBe('[{"a":"1970-01-01T00:00:00.000Z","b":1}]');
+    expect(canonicalJson(Object.assign(Object.create(null), { b: 2, a: 1 }))).toBe('{"a":1,"b":2}');
+  });
+
+  it('writes plain data in one walk, without a JSON round trip', () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(canonicalJson({ b: [1, 'x', { d: null, c: false }], a: -0.5 })).toBe('{"a":-0.5,"b":[1,"x",{"c":false,"d":null}]}');
+      expect(parse).not.toHaveBeenCalled();
+      canonicalJson({ at: new Date(0) });
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('writes deeply nested data that is not a cycle', () => {
+    // Keys added in sorted order, so JSON.stringify writes the canonical text too.
+    let deep: unknown = [1];
+    for (let i = 0; i < 200; i += 1) deep = { a: i % 2 === 0, k: i % 3 === 0 ? [deep] : deep };
+    expect(canonicalJson(deep)).toBe(JSON.stringify(deep));
+    expect(canonicalJson({ b: deep, a: 1 })).toBe(`{"a":1,"b":${JSON.stringify(deep)}}`);
+  });
+
   it('throws TypeError for a cycle or a BigInt', () => {
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
     expect(() => canonicalJson(cycle)).toThrow(TypeError);
     expect(() => canonicalJson({ n: 1n })).toThrow(TypeError);
+    expect(() => canonicalJson([[cycle]])).toThrow(TypeError);
+    const list: unknown[] = [1];
+    list.push(list);
+    expect(() => canonicalJson(list)).toThrow(TypeError);
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, it, expect } from 'vitest';
+import { callKey } from '../../src/reliability/callKey.ts';
 import { RepeatGuard } from '../../src/reliability/repeats.ts';
 import type { RepeatOptions, RepeatVerdict } from '../../src/reliability/repeats.ts';
 
@@ -139,6 +140,30 @@ describe('RepeatGuard', () => {
     const next = guard();
     next.answered(CATALOG, { name: 'sql' }, 1, 1);
     expect(ask(next, CATALOG, { name: 'sql' }, 2)).toStrictEqual([PASS, PASS]);
+  });
+});
+
+describe('RepeatGuard with the call key computed by the caller', () => {
+  it('counts observeKey and observe of one call together, and answers from either', () => {
+    const g = guard();
+    const key = callKey(CATALOG, { name: 'sql' });
+    expect(g.observeKey(CATALOG, key)).toStrictEqual(PASS);
+    g.answeredKey(key, 2, 4);
+    expect(g.observe(CATALOG, { name: 'sql' })).toStrictEqual(PASS);
+    expect(g.observeKey(CATALOG, key)).toStrictEqual(short(2, 4, 3));
+    const other = guard();
+    other.answered(CATALOG, { name: 'kafka' }, 1, 1);
+    ask(other, CATALOG, { name: 'kafka' }, 2);
+    expect(other.observeKey(CATALOG, callKey(CATALOG, { name: 'kafka' }))).toStrictEqual(short(1, 1, 3));
+  });
+
+  it('asks about the tool it is given, whatever the key', () => {
+    const g = guard();
+    const key = callKey(LOG, { path: 'app.log' });
+    g.answeredKey(key, 1, 1);
+    expect(ask(g, CATALOG, { path: 'app.log' }, 3).at(-1)).toStrictEqual(PASS);
+    expect([1, 2, 3].map(() => g.observeKey(LOG, key)).at(-1)).toStrictEqual(PASS);
+    expect(g.observeKey(CATALOG, key)).toStrictEqual(short(1, 1, 4));
   });
 });
 

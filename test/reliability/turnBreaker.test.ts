@@ -1,4 +1,5 @@
 import { describe, it, expect } from 'vitest';
+import { callKey } from '../../src/reliability/callKey.ts';
 import { TurnBreaker, type TurnVerdict } from '../../src/reliability/turnBreaker.ts';
 import type { TurnBreakerOptions } from '../../src/reliability/turnBreaker.ts';
 
@@ -132,6 +133,41 @@ describe('TurnBreaker, keyed on the tool', () => {
     expect(breaker.check('web__fetch', ARTIFACT)).toEqual({ allowed: true });
     breaker.openTurn(2);
     expect(breaker.check(NAVIGATE, ARTIFACT)).toEqual({ allowed: true });
+  });
+});
+
+describe('TurnBreaker with the call key computed by the caller', () => {
+  it('refuses through checkKey what recordFailure recorded, and the other way round', () => {
+    const breaker = new TurnBreaker();
+    breaker.openTurn(2);
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 1, DEAD);
+    expect(breaker.checkKey(NAVIGATE, callKey(NAVIGATE, ARTIFACT))).toEqual(breaker.check(NAVIGATE, ARTIFACT));
+    expect(breaker.checkKey(NAVIGATE, callKey(NAVIGATE, ARTIFACT)).allowed).toBe(false);
+    breaker.recordFailureKey('db__query', callKey('db__query', { sql: 'select' }), 3, 'syntax error');
+    expect(breaker.check('db__query', { sql: 'select' })).toEqual({
+      allowed: false,
+      failure: { turn: 2, round: 3, error: 'syntax error' },
+      text: 'syntax error\nNot sent again: the identical call failed at round 3 of this turn with the error above.',
+    });
+    expect(breaker.checkKey('db__query', callKey('db__query', { sql: 'select 2' }))).toEqual({ allowed: true });
+  });
+
+  it('keyed on the tool, ignores the key it is given', () => {
+    const breaker = new TurnBreaker({ key: 'tool' });
+    breaker.openTurn(1);
+    breaker.recordFailureKey(NAVIGATE, callKey(NAVIGATE, { url: 'a' }), 1, 'error a');
+    expect(breaker.check(NAVIGATE, { url: 'b' }).allowed).toBe(false);
+    expect(breaker.checkKey(NAVIGATE, callKey(NAVIGATE, { url: 'c' })).allowed).toBe(false);
+    expect(breaker.checkKey('web__fetch', callKey(NAVIGATE, { url: 'a' }))).toEqual({ allowed: true });
+  });
+
+  it('keyed on the tool, never serialises the arguments, so arguments with no JSON form are refused too', () => {
+    const breaker = new TurnBreaker({ key: 'tool' });
+    breaker.openTurn(1);
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    breaker.recordFailure(NAVIGATE, cycle, 1, DEAD);
+    expect(breaker.check(NAVIGATE, { n: 1n }).allowed).toBe(false);
   });
 });
 

@@ -1,8 +1,12 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryTrace, TRACE_VERSION, TraceFormatError, TraceWriter, readTrace, readTraceAll } from '../../src/trace/index.ts';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  FLUSH_BYTES, FLUSH_MS, MemoryTrace, TRACE_VERSION, TraceFormatError, TraceWriter, readTrace, readTraceAll,
+} from '../../src/trace/index.ts';
 import type { TraceEventInput, TornLine } from '../../src/trace/index.ts';
 
 let dir: string;
@@ -16,6 +20,11 @@ const stepEnd: TraceEventInput = {
   type: 'step.end', step: 0, passed: false, reason: 'ceiling', failedChecks: [{ check: 'answer', why: 'no answer' }], rounds: 4, calls: 8, ms: 12,
 };
 const passEnd: TraceEventInput = { type: 'pass.end', passed: false, steps: 1, ms: 20 };
+
+/** The file's complete lines. */
+function lines(path: string): string[] {
+  return readFileSync(path, 'utf8').split('\n').slice(0, -1);
+}
 
 function clock(times: number[]): () => number {
   return () => times.shift() ?? 0;
@@ -35,25 +44,118 @@ describe('TraceWriter', () => {
     expect(JSON.parse(lines[1]!)).toEqual({ v: TRACE_VERSION, type: 'pass.end', t: 12.346, passed: false, steps: 1, ms: 20 });
   });
 
-  it('puts each event on disk as it is emitted, before close', () => {
+  it('writes a batch of events at pass.end, with everything before it, without waiting for close', () => {
     const path = join(dir, 'pass.jsonl');
     const trace = TraceWriter.open(path);
     trace.emit(passStart);
-    expect(readFileSync(path, 'utf8').split('\n')).toHaveLength(2);
+    trace.emit(stepEnd);
+    expect(readFileSync(path, 'utf8')).toBe('');
     trace.emit(passEnd);
-    expect(readFileSync(path, 'utf8').split('\n')).toHaveLength(3);
+    expect(readFileSync(path, 'utf8').split('\n').map((line) => line && JSON.parse(line).type)).toEqual(['pass.start', 'step.end', 'pass.end', '']);
     trace.close();
+  });
+
+  it('writes what waits within FLUSH_MS, and at once past FLUSH_BYTES', () => {
+    vi.useFakeTimers();
+    try {
+      const path = join(dir, 'pass.jsonl');
+      using trace = TraceWriter.open(path);
+      trace.emit(passStart);
+      vi.advanceTimersByTime(FLUSH_MS - 1);
+      expect(readFileSync(path, 'utf8')).toBe('');
+      vi.advanceTimersByTime(1);
+      expect(lines(path)).toHaveLength(1);
+      const why = 'x'.repeat(FLUSH_BYTES / 4);
+      for (let step = 0; step < 3; step += 1) trace.emit({ ...stepEnd, step, failedChecks: [{ check: 'answer', why }] });
+      expect(lines(path)).toHaveLength(1);
+      trace.emit({ ...stepEnd, step: 3, failedChecks: [{ check: 'answer', why }] });
+      expect(lines(path)).toHaveLength(5);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('writes everything still waiting at close, and flush writes it on demand', () => {
+    const path = join(dir, 'pass.jsonl');
+    const trace = TraceWriter.open(path);
+    trace.emit(passStart);
+    trace.flush();
+    expect(lines(path)).toHaveLength(1);
+    trace.emit(stepEnd);
+    trace.emit(stepEnd);
+    trace.close();
+    expect(lines(path)).toHaveLength(3);
   });
 
   it('appends to an existing file and counts events emitted after close without writing them', () => {
     const path = join(dir, 'nested', 'pass.jsonl');
-    TraceWriter.open(path).emit(passStart);
+    const first = TraceWriter.open(path);
+    first.emit(passStart);
+    first.close();
     const again = TraceWriter.open(path);
     again.emit(passEnd);
     again.close();
     again.emit(passEnd);
-    expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(2);
+    expect(lines(path)).toHaveLength(2);
     expect(again.droppedAfterClose).toBe(1);
+  });
+
+  it.skipIf(!existsSync('/dev/full'))('throws a write that failed on its timer to the next emit and to close', () => {
+    vi.useFakeTimers();
+    try {
+      const trace = TraceWriter.open('/dev/full');
+      trace.emit(passStart);
+      vi.advanceTimersByTime(FLUSH_MS);
+      expect(() => trace.emit(stepEnd)).toThrow(/ENOSPC/);
+      expect(() => trace.close()).toThrow(/ENOSPC/);
+      trace.emit(passEnd);
+      expect(trace.droppedAfterClose).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('TraceWriter in a process that dies mid-pass', () => {
+  const writer = pathToFileURL(join(import.meta.dirname, '../../src/trace/writer.ts')).href;
+
+  /** Runs a script that writes a pass to `path` through TraceWriter, in a process of its own. */
+  function runWriter(path: string, body: string): void {
+    const script = join(dir, 'write.mts');
+    writeFileSync(script, [
+      `import { TraceWriter } from ${JSON.stringify(writer)};`,
+      `const trace = TraceWriter.open(${JSON.stringify(path)});`,
+      `const emit = (type, extra = {}) => trace.emit({ type, step: 0, passed: true, steps: 1, ms: 1, ...extra });`,
+      `const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));`,
+      body,
+    ].join('\n'));
+    const child = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), script], { encoding: 'utf8' });
+    // The one that throws on purpose says so on stderr; anything else there is a broken script.
+    if (child.stderr.includes('Error') && !child.stderr.includes('harness bug')) throw new Error(child.stderr);
+  }
+
+  const types = async (path: string) => (await readTraceAll(path)).events.map((e) => e.type);
+
+  it('killed outright, keeps what was flushed, in order, and no pass.end, so resume re-runs it', async () => {
+    const path = join(dir, 'killed.jsonl');
+    runWriter(path, `emit('pass.start'); emit('step.start'); await sleep(${FLUSH_MS * 3}); emit('step.end'); process.kill(process.pid, 'SIGKILL');`);
+    expect(await types(path)).toEqual(['pass.start', 'step.start']);
+  });
+
+  it('exiting or failing mid-pass, writes every event emitted, and still no pass.end', async () => {
+    const exited = join(dir, 'exited.jsonl');
+    runWriter(exited, `emit('pass.start'); emit('step.end'); process.exit(3);`);
+    expect(await types(exited)).toEqual(['pass.start', 'step.end']);
+    const threw = join(dir, 'threw.jsonl');
+    runWriter(threw, `emit('pass.start'); emit('step.end'); setTimeout(() => { throw new Error('harness bug'); }, 1);`);
+    expect(await types(threw)).toEqual(['pass.start', 'step.end']);
+  });
+
+  it('killed right after pass.end, holds the whole pass', async () => {
+    const path = join(dir, 'ended.jsonl');
+    runWriter(path, `emit('pass.start'); emit('step.end'); emit('pass.end'); process.kill(process.pid, 'SIGKILL');`);
+    expect(await types(path)).toEqual(['pass.start', 'step.end', 'pass.end']);
   });
 });
 
