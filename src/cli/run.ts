@@ -1,18 +1,27 @@
 import type { CommandModule } from 'yargs';
+import type { RunArgs } from './runLadder.ts';
 
-// `ladder run` is the main job (DESIGN.md "The main job"). Until the runner lands it says
-// plainly what exists and exits 0, so the README's first command is always true.
-export const runCommand: CommandModule = {
+// `ladder run` is the main job (DESIGN.md "The main job"). The builder is all this file loads:
+// the runner and its dependencies are imported when the command runs, so other commands
+// (above all `ladder serve`, started for every pass) do not pay for them.
+export const runCommand: CommandModule<object, RunArgs> = {
   command: 'run [rungs..]',
-  describe: 'Run every rung on both arms and print the comparison (the runner is not built yet)',
-  handler: () => {
-    process.stdout.write(
-      [
-        'ladder run: the rung runner is not built yet.',
-        'What exists today: the reliability layer (src/reliability/) with its tests and mutation battery.',
-        'Try: npm test (the tests), npm run mutate (the mutation battery).',
-        '',
-      ].join('\n'),
-    );
+  describe: 'Run every rung (or those named) on both arms, N passes each, and print the comparison',
+  builder: (yargs) =>
+    yargs
+      .positional('rungs', { type: 'string', array: true, describe: 'Rung files, folders, globs or names (default: every rung in rungs/)' })
+      .option('model', { type: 'string', describe: 'ollama:<m>, openai:<m>, anthropic:<m>, synthetic:<policy> or synthetic:mix (default: LADDER_MODEL, a local Ollama, else synthetic:mix)' })
+      .option('passes', { type: 'number', describe: 'Passes per rung and arm (default 10)' })
+      .option('arms', { type: 'string', describe: 'Comma list of arms, e.g. on,off or on,off,breaker=off; a mechanism list goes in quotes with ; between arms (default on,off)' })
+      .option('seed', { type: 'number', describe: 'Run seed; pass i of every arm gets a seed derived from it, the rung and i (default 1)' })
+      .option('concurrency', { type: 'number', describe: 'Passes at a time (default 4 for synthetic agents, 1 for a model)' })
+      .option('out', { type: 'string', describe: 'Results folder (default results/<date>-<model>)' })
+      .option('resume', { type: 'boolean', describe: 'Continue the interrupted run in --out: complete passes kept, the rest made' })
+      .option('shard', { type: 'string', describe: 'i/n: run a deterministic share of the passes (join shards with ladder merge)' })
+      .option('time-factor', { type: 'number', describe: "Real time per workbench time for every rung (default each rung's own; 0.01 is 100x faster)" })
+      .option('mode', { choices: ['steps', 'oneshot'] as const, describe: 'steps: one turn per step (default); oneshot: every prompt in one turn' }),
+  handler: async (argv) => {
+    const { runLadder } = await import('./runLadder.ts');
+    process.exitCode = await runLadder(argv);
   },
 };

@@ -16,8 +16,11 @@
  * - `roster`: the tool list is cached per server (TTL, list_changed, back-off, fall back to the
  *   last good listing) and `harness__refresh_tools` is offered. Off: every server is listed
  *   again every turn, a failed listing offers nothing, and there is no harness tool.
+ * - `cap`: the server side of the bounded wait. The lane ignores it; the runner starts the
+ *   workbench with its wait cap on or off to match, so the two arms differ on it too. Off: one
+ *   `jobs_wait` call waits as long as its `timeoutMs` asks.
  */
-export const MECHANISMS = ['breaker', 'circuit', 'repeats', 'deadline', 'roster'] as const;
+export const MECHANISMS = ['breaker', 'circuit', 'repeats', 'deadline', 'roster', 'cap'] as const;
 export type Mechanism = (typeof MECHANISMS)[number];
 
 export interface Arm {
@@ -26,15 +29,17 @@ export interface Arm {
   readonly repeats: boolean;
   readonly deadline: boolean;
   readonly roster: boolean;
+  /** The workbench's wait cap (see above); not a lane mechanism. */
+  readonly cap: boolean;
   /** What the within-turn breaker keys on when it is on. */
   readonly breakerKey: 'call' | 'tool';
 }
 
 export const ARM_ON: Arm = Object.freeze({
-  breaker: true, circuit: true, repeats: true, deadline: true, roster: true, breakerKey: 'call',
+  breaker: true, circuit: true, repeats: true, deadline: true, roster: true, cap: true, breakerKey: 'call',
 });
 export const ARM_OFF: Arm = Object.freeze({
-  breaker: false, circuit: false, repeats: false, deadline: false, roster: false, breakerKey: 'call',
+  breaker: false, circuit: false, repeats: false, deadline: false, roster: false, cap: false, breakerKey: 'call',
 });
 
 /** A mistake in an arm's text; the message is one line that lists what is valid. */

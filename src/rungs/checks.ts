@@ -76,11 +76,8 @@ async function runCheck(check: Check, step: StepRecord): Promise<CheckResult> {
     return count === 0 ? pass : fail(`${check.notCalled} was called ${count} time(s)`);
   }
   if ('answer' in check) {
-    const { matches, mentions = [] } = check.answer;
-    if (step.answer === '') return fail('the step ended without an answer');
-    if (matches !== undefined && !new RegExp(matches, 'i').test(step.answer)) return fail(`the answer does not match /${matches}/i`);
-    const missing = mentions.filter((m) => !step.answer.toLowerCase().includes(m.toLowerCase()));
-    return missing.length === 0 ? pass : fail(`the answer does not mention ${missing.map((m) => JSON.stringify(m)).join(', ')}`);
+    const why = answerWhy(check.answer, step.answer);
+    return why === undefined ? pass : fail(why);
   }
   if ('maxRepeats' in check) {
     const worst = mostRepeated(step.calls);
@@ -92,6 +89,27 @@ async function runCheck(check: Check, step: StepRecord): Promise<CheckResult> {
   // answered correctly by construction (seeds/000).
   const zero = step.toolsOfferedPerRound.filter((n) => n === 0).length;
   return step.serversConfigured === 0 || zero === 0 ? pass : fail(`${zero} round(s) were offered no tools`);
+}
+
+type AnswerCheck = Extract<Check, { answer: unknown }>['answer'];
+
+/** Why a text fails one answer check, or undefined when it passes. */
+function answerWhy(check: AnswerCheck, answer: string): string | undefined {
+  const { matches, mentions = [] } = check;
+  if (answer === '') return 'the step ended without an answer';
+  if (matches !== undefined && !new RegExp(matches, 'i').test(answer)) return `the answer does not match /${matches}/i`;
+  const missing = mentions.filter((m) => !answer.toLowerCase().includes(m.toLowerCase()));
+  return missing.length === 0 ? undefined : `the answer does not mention ${missing.map((m) => JSON.stringify(m)).join(', ')}`;
+}
+
+/**
+ * Whether a text would already pass every answer check of a step (the time-to-answer metric's
+ * "first response that would pass"); undefined when the step has no answer check.
+ */
+export function answerCheckOf(checks: readonly Check[]): ((text: string) => boolean) | undefined {
+  const answers = checks.flatMap((check) => ('answer' in check ? [check.answer] : []));
+  if (answers.length === 0) return undefined;
+  return (text) => answers.every((check) => answerWhy(check, text) === undefined);
 }
 
 /** The call repeated most often after its first ask: repeats = identical calls - 1. */

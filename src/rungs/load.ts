@@ -51,6 +51,13 @@ export function parseRung(file: string, text: string): Rung {
   throw new RungError(file, problems);
 }
 
+/** The line a field path starts on in a rung file's text, for problems found after parsing. */
+export function lineOfPath(text: string, path: readonly (string | number)[]): number {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  return lineOf(doc, lines, [...path]);
+}
+
 /** The line of the deepest node on the path that exists (a missing field points at its parent). */
 function lineOf(doc: Document, lines: LineCounter, path: (string | number)[]): number {
   for (let depth = path.length; depth >= 0; depth -= 1) {

@@ -2,6 +2,7 @@
 // with checks per step and a reference solution that `ladder rungs validate` runs to prove the
 // rung solvable and every check able to fail. The field order here is the documented order.
 import { z } from 'zod';
+import { SYNTHETIC_POLICIES } from '../models/spec.ts';
 
 const positiveInt = z.number({ error: 'expected a positive integer' }).int('expected a positive integer').positive('expected a positive integer');
 const toolName = z.string().regex(/^[a-z0-9-]+__[A-Za-z0-9_-]+$/, 'expected a qualified tool name, server__tool');
@@ -11,7 +12,7 @@ const workbenchServer = z.strictObject({
   workbench: z.strictObject({
     /** Fault settings passed to the server as they are; the server validates them. */
     faults: z.record(z.string(), z.unknown()).default({}),
-    /** Tool families to leave out, for rungs that need a small roster. */
+    /** Workbench options (job kinds, the reveal trigger, ...) passed as they are; the server validates them. */
     options: z.record(z.string(), z.unknown()).default({}),
   }),
 });
@@ -23,12 +24,24 @@ const stdioServer = z.strictObject({
   env: z.record(z.string(), z.string()).default({}),
   cwd: z.string().optional(),
 });
+/**
+ * An installed Node package's bin, started as `process.execPath <script>` (never through npx,
+ * which may download or pick another version). `{workspace}` substitutes as for a command.
+ */
+const packageServer = z.strictObject({
+  package: z.string().min(1, 'expected an installed package name'),
+  /** The bin to run when the package has several. */
+  bin: z.string().optional(),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  cwd: z.string().optional(),
+});
 const httpServer = z.strictObject({
   url: z.url('expected an http(s) URL'),
   headers: z.record(z.string(), z.string()).default({}),
 });
-export const serverSpec = z.union([workbenchServer, stdioServer, httpServer], {
-  error: 'expected {workbench: {...}}, {command, args, env, cwd} or {url, headers}',
+export const serverSpec = z.union([workbenchServer, packageServer, stdioServer, httpServer], {
+  error: 'expected {workbench: {...}}, {package, args, env, cwd}, {command, args, env, cwd} or {url, headers}',
 });
 
 const check = z.union(
@@ -50,6 +63,7 @@ const check = z.union(
 
 const referenceCall = z.strictObject({
   tool: toolName,
+  /** `{workspace}` in a string value is the pass's folder (servers that take absolute paths). */
   args: z.record(z.string(), z.unknown()).default({}),
 });
 
@@ -57,7 +71,7 @@ const step = z.strictObject({
   prompt: z.string().min(1, 'expected a prompt'),
   /** Tool calls allowed in the step; the step ends as `ceiling` when they are spent. */
   ceiling: positiveInt,
-  /** Wall-clock seconds for the step, scaled by the time factor. */
+  /** Wall-clock seconds for the step, scaled by the time factor down to a floor (src/runner/timing.ts). */
   timeLimitS: z.number().positive('expected a positive number of seconds').default(300),
   checks: z.array(check).min(1, 'expected at least one check'),
   reference: z.strictObject({
@@ -78,6 +92,11 @@ export const rungSchema = z.strictObject({
   trustServerHints: z.boolean().default(true),
   /** Scales job durations, the wait cap and client timeouts together (1 = real time). */
   timeFactor: z.number().positive().default(1),
+  /**
+   * The synthetic policy whose pathology this rung targets; `synthetic:mix` runs it here.
+   * Synthetic agents exercise the harness, they do not measure models.
+   */
+  syntheticPolicy: z.enum(SYNTHETIC_POLICIES, { error: `expected one of ${SYNTHETIC_POLICIES.join(', ')}` }).default('reference'),
   setup: z
     .strictObject({
       /** Files copied into the pass's workspace: relative path -> content. */

@@ -38,6 +38,13 @@ export function registerJobs(host: ToolHost): void {
     () => json({ jobs: jobs.views() }),
   );
   const capSeconds = WAIT_CAP_MS / 1000;
+  // Uncapped (config.waitCap false), one call may wait the schema's whole ten minutes, and its
+  // description promises no cap it does not have.
+  const capped = host.state.config.waitCap;
+  const capText = capped
+    ? `One call stops waiting after ${capSeconds} s even if timeoutMs is longer: it then returns done: false ` +
+      `with remainingMs, and you should call jobs_wait again with timeoutMs set to remainingMs. `
+    : '';
   // A congested board (faults.jobReadMs) makes every read of a wait slow: the case the wait's
   // one deadline and measured read reserve exist for (seed 003). Such a read is not cancelled
   // when the wait gives up on it, as a real one could not be; closing the workbench ends it.
@@ -53,8 +60,7 @@ export function registerJobs(host: ToolHost): void {
       title: 'Wait for jobs',
       description:
         `Waits until the given jobs (default: every job) have finished, or until timeoutMs has passed. ` +
-        `One call stops waiting after ${capSeconds} s even if timeoutMs is longer: it then returns done: false ` +
-        `with remainingMs, and you should call jobs_wait again with timeoutMs set to remainingMs. ` +
+        capText +
         `When done, it returns every job's status and the outputs of the jobs waited on.`,
       inputSchema: {
         jobIds: z.array(z.string()).min(1).optional().describe('Job ids to wait for; default every job.'),
@@ -64,7 +70,7 @@ export function registerJobs(host: ToolHost): void {
           .min(MIN_TIMEOUT_MS)
           .max(MAX_TIMEOUT_MS)
           .default(WAIT_CAP_MS)
-          .describe(`Total time you are willing to wait, in ms; one call waits at most ${capSeconds} s of it.`),
+          .describe(`Total time you are willing to wait, in ms${capped ? `; one call waits at most ${capSeconds} s of it` : ''}.`),
         pollIntervalMs: z.int().min(100).max(10_000).default(1_000).describe('How often to check, in ms.'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -73,7 +79,7 @@ export function registerJobs(host: ToolHost): void {
       jobs.views(jobIds); // Unknown ids fail now, not after a wait.
       const result = await boundedWait({
         timeoutMs,
-        capMs: WAIT_CAP_MS,
+        capMs: capped ? WAIT_CAP_MS : MAX_TIMEOUT_MS,
         pollIntervalMs,
         minTimeoutMs: MIN_TIMEOUT_MS,
         clock: time.now,

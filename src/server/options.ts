@@ -73,6 +73,11 @@ export const WorkbenchConfigSchema = z.strictObject({
   siteDir: z.string().min(1).default('site'),
   /** Workbench milliseconds between the log's background lines. */
   logIntervalMs: z.number().positive().default(2_000),
+  /**
+   * jobs_wait's 30 s cap. false lets one call wait as long as its timeoutMs asks: the arm
+   * without the cap (src/lane/arm.ts `cap`), which the runner starts per pass.
+   */
+  waitCap: z.boolean().default(true),
 });
 
 export type WorkbenchConfigInput = z.input<typeof WorkbenchConfigSchema>;

@@ -48,10 +48,10 @@ describe('formatArm', () => {
     expect(arms.map(formatArm)).toEqual([
       'on',
       'off',
-      'breaker=off,circuit=on,repeats=on,deadline=on,roster=on',
-      'breaker=off,circuit=off,repeats=on,deadline=off,roster=off',
-      'breaker=tool,circuit=on,repeats=on,deadline=on,roster=on',
-      'breaker=on,circuit=off,repeats=on,deadline=off,roster=on',
+      'breaker=off,circuit=on,repeats=on,deadline=on,roster=on,cap=on',
+      'breaker=off,circuit=off,repeats=on,deadline=off,roster=off,cap=off',
+      'breaker=tool,circuit=on,repeats=on,deadline=on,roster=on,cap=on',
+      'breaker=on,circuit=off,repeats=on,deadline=off,roster=on,cap=on',
     ]);
     for (const arm of arms) expect(parseArm(formatArm(arm))).toEqual(arm);
   });

@@ -44,7 +44,7 @@ describe('compare the arms of one run', () => {
   it('compares every other arm against the baseline when there are three', async () => {
     writeRun(dir, { arms: ['on', 'off', 'breaker=off'], passes: [...passes('on', 2, () => [{}]), ...passes('off', 2, () => [{}]), ...passes('breaker=off', 2, () => [{}])] });
     const report = await compareRuns(dir);
-    expect(report.comparisons.map((c) => c.label)).toEqual(['on against off', 'breaker=off,circuit=on,repeats=on,deadline=on,roster=on against off']);
+    expect(report.comparisons.map((c) => c.label)).toEqual(['on against off', 'breaker=off,circuit=on,repeats=on,deadline=on,roster=on,cap=on against off']);
   });
 
   it('refuses a run with one arm and says what to do', async () => {
@@ -114,7 +114,7 @@ describe('compare two runs', () => {
     expect(on.leftOut).toMatchObject({ rungsOnlyInA: ['r2'], rungsOnlyInB: ['r3'], passesOnlyInA: 2, passesOnlyInB: 1, stepRunsOnlyInB: 2 });
     expect(report.notes).toEqual([
       'Rung files changed between the runs: r1; their pairs compare different tasks.',
-      'Arms only in A, not compared: breaker=off,circuit=on,repeats=on,deadline=on,roster=on.',
+      'Arms only in A, not compared: breaker=off,circuit=on,repeats=on,deadline=on,roster=on,cap=on.',
     ]);
   });
 

@@ -1,0 +1,117 @@
+// The main job behind `ladder run`: prepare (every input checked before a folder exists), say
+// which model and why, run with a bar or plain lines, then write summary.json and print the
+// comparison of the arms. Exit codes: 0 complete, 1 failed, 2 bad input, 130 interrupted.
+import { relative } from 'node:path';
+import { executeRun } from '../runner/run.ts';
+import { prepareRun } from '../runner/prepare.ts';
+import type { RunRequest, RunWorld } from '../runner/prepare.ts';
+import { InputError } from '../runner/rungFiles.ts';
+import { runCompare } from './compare.ts';
+import { runDocument } from '../report/render/document.ts';
+import { renderTerminal } from '../report/render/text.ts';
+import { writeSummary } from '../report/summary.ts';
+
+export interface RunArgs {
+  rungs?: string[];
+  model?: string;
+  passes?: number;
+  arms?: string;
+  seed?: number;
+  concurrency?: number;
+  out?: string;
+  resume?: boolean;
+  shard?: string;
+  timeFactor?: number;
+  mode?: 'steps' | 'oneshot';
+}
+
+export interface LadderWorld extends Partial<RunWorld> {
+  stdout?: (line: string) => void;
+  progress?: NodeJS.WritableStream & { isTTY?: boolean };
+  signal?: AbortSignal;
+  tempBase?: string;
+}
+
+/**
+ * Arms are split on `;` when one is given (a mechanism list has commas of its own), else on
+ * commas: `on,off` is two arms, `on;breaker=off,repeats=off` is two as well.
+ */
+export function splitArms(text: string): string[] {
+  return (text.includes(';') ? text.split(';') : text.split(',')).map((arm) => arm.trim()).filter((arm) => arm !== '');
+}
+
+function request(args: RunArgs): RunRequest {
+  const defined = <K extends keyof RunRequest>(key: K, value: RunRequest[K] | undefined) => (value === undefined ? {} : { [key]: value });
+  return {
+    rungs: args.rungs ?? [],
+    ...defined('model', args.model),
+    ...defined('passes', args.passes),
+    ...defined('arms', args.arms === undefined ? undefined : splitArms(args.arms)),
+    ...defined('seed', args.seed),
+    ...defined('concurrency', args.concurrency),
+    ...defined('out', args.out),
+    ...defined('resume', args.resume),
+    ...defined('shard', args.shard),
+    ...defined('timeFactor', args.timeFactor),
+    ...defined('mode', args.mode),
+  };
+}
+
+/** Ctrl-C once: stop cleanly (in-flight passes aborted, the run resumable). Twice: stop now. */
+function interruptOnSigint(say: (line: string) => void): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const onSigint = (): void => {
+    if (controller.signal.aborted) process.exit(130);
+    say('interrupted: stopping the passes in flight (Ctrl-C again to quit at once); --resume continues this run');
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  return { signal: controller.signal, dispose: () => process.off('SIGINT', onSigint) };
+}
+
+export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise<number> {
+  const say = world.stdout ?? ((line: string) => void process.stdout.write(`${line}\n`));
+  const cwd = world.cwd ?? process.cwd();
+  let prepared;
+  try {
+    prepared = await prepareRun(request(args), { cwd, env: world.env ?? process.env, ...(world.fetch ? { fetch: world.fetch } : {}) });
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    for (const line of error.lines) process.stderr.write(`ladder run: ${line}\n`);
+    return 2;
+  }
+  const { manifest } = prepared;
+  const inside = relative(cwd, prepared.out);
+  const where = inside === '' || inside.startsWith('..') ? prepared.out : inside;
+  say(`model: ${manifest.model.spec} (${manifest.model.reason})`);
+  say(`${prepared.resume ? 'resuming' : 'run'} ${where}: ${manifest.rungs.length} rungs x ${manifest.arms.length} arms (${manifest.arms.join(', ')}) x ` +
+    `${manifest.passes} passes${manifest.options.shard === null ? '' : `, shard ${manifest.options.shard}`}, ${manifest.options.concurrency} at a time`);
+  const sigint = world.signal === undefined ? interruptOnSigint(say) : undefined;
+  const signal = world.signal ?? sigint!.signal;
+  let result;
+  try {
+    result = await executeRun(prepared, {
+      progress: world.progress ?? process.stderr,
+      signal,
+      ...(world.tempBase === undefined ? {} : { tempBase: world.tempBase }),
+    });
+  } finally {
+    sigint?.dispose();
+  }
+  for (const line of result.errors) process.stderr.write(`ladder run: ${line}\n`);
+  if (result.status === 'interrupted') {
+    say(`interrupted: ${result.complete}/${result.planned} passes complete in ${where}; continue with: ladder run --resume --out ${where}`);
+    return 130;
+  }
+  if (result.status === 'failed') {
+    say(`failed: ${result.complete}/${result.planned} passes complete in ${where}; the errors are above; --resume makes the rest`);
+    return 1;
+  }
+  const summary = await writeSummary(prepared.out);
+  say(`complete: ${result.complete} passes in ${where}`);
+  // Two or more arms: their comparison (the report layer's renderer); one arm: its own figures.
+  const print = (text: string) => say(text.trimEnd());
+  if (manifest.arms.length > 1) await runCompare({ runA: prepared.out }, { out: print });
+  else print(renderTerminal(runDocument(summary, null)));
+  return 0;
+}

@@ -1,0 +1,60 @@
+// The agent a pass drives. Synthetic agents follow the rung's reference solution with their
+// policy's pathology (src/models/synthetic/); real models get the same seed the pass has.
+import { createModel } from '../models/index.ts';
+import type { ModelAdapter, ModelResponse, SamplingOptions } from '../models/index.ts';
+import { createSyntheticModel } from '../models/synthetic/index.ts';
+import type { SyntheticScript } from '../models/synthetic/index.ts';
+import type { Rung } from '../rungs/schema.ts';
+import type { ModelChoice } from './model.ts';
+import { substituteDeep } from './servers.ts';
+
+export interface PassAgent {
+  model: ModelAdapter;
+  sampling?: SamplingOptions;
+}
+
+/** Makes the agent of one pass; `workspace` fills `{workspace}` in reference arguments. */
+export type AgentFactory = (rung: Rung, seed: number, workspace: string, oneShot: boolean) => PassAgent;
+
+export function scriptOf(rung: Rung, workspace: string): SyntheticScript {
+  return {
+    steps: rung.steps.map((step) => ({
+      calls: step.reference.calls.map((call) => ({
+        tool: call.tool,
+        args: substituteDeep(call.args, workspace) as Record<string, unknown>,
+      })),
+      answer: step.reference.answer,
+    })),
+  };
+}
+
+export function agentFactory(choice: ModelChoice): AgentFactory {
+  if (choice.synthetic) {
+    return (rung, seed, workspace, oneShot) => {
+      const policy = choice.policy === 'mix' || choice.policy === undefined ? rung.syntheticPolicy : choice.policy;
+      return { model: createSyntheticModel(policy, { script: scriptOf(rung, workspace), seed, oneShot }) };
+    };
+  }
+  // Fails now, before any folder exists, when a key or URL is missing.
+  createModel(choice.spec);
+  return (_rung, seed) => ({ model: createModel(choice.spec), sampling: { seed } });
+}
+
+/**
+ * The agent that does nothing: answers '' at once and calls no tool. `ladder rungs validate`
+ * requires every step's outcome checks to fail on it, so no check passes by default.
+ */
+export const idleAgent: AgentFactory = () => ({ model: new IdleModel() });
+
+class IdleModel implements ModelAdapter {
+  readonly spec = 'synthetic:idle';
+  readonly provider = 'synthetic' as const;
+  readonly model = 'idle';
+
+  async complete(): Promise<ModelResponse> {
+    return {
+      text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, attempts: 1, retryWaitMs: 0,
+      stopReason: 'end', providerStopReason: null, ignoredOptions: [], details: { provider: 'synthetic', policy: 'idle', seed: 0 },
+    };
+  }
+}

@@ -1,0 +1,126 @@
+// manifest.json: what a run is (versions, model, arms, seeds, rung file hashes, options) and
+// where it stands. It is rewritten whole through a rename, so a reader never sees half of it.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MANIFEST } from './store.ts';
+
+export const MANIFEST_FORMAT = 1;
+
+export type RunStatus = 'running' | 'complete' | 'interrupted' | 'failed';
+
+export interface ManifestModel {
+  spec: string;
+  reason: string;
+  synthetic: boolean;
+}
+
+export interface ManifestRung {
+  name: string;
+  file: string;
+  sha256: string;
+  /** The factor this rung ran at: the run's override, else its own. */
+  timeFactor: number;
+}
+
+export interface ManifestOptions {
+  mode: 'steps' | 'oneshot';
+  /** `i/n`, or null for the whole run. */
+  shard: string | null;
+  concurrency: number;
+}
+
+/** Field order is the file format. */
+export interface Manifest {
+  format: number;
+  runId: string;
+  ladderVersion: string;
+  gitSha: string | null;
+  node: string;
+  model: ManifestModel;
+  arms: string[];
+  passes: number;
+  seed: number;
+  /** The --time-factor override, or null when each rung runs at its own. */
+  timeFactor: number | null;
+  rungs: ManifestRung[];
+  options: ManifestOptions;
+  status: RunStatus;
+  startedAt: string;
+  endedAt?: string;
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export const LADDER_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** The checkout's commit, or null outside a git checkout (a packed install). */
+export function gitSha(cwd: string): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+export async function writeManifest(out: string, manifest: Manifest): Promise<void> {
+  const file = join(out, MANIFEST);
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, `${JSON.stringify(manifest, null, 2)}\n`);
+  await rename(temp, file);
+}
+
+/** A folder that is not a run, or a run this Ladder cannot read; one line. */
+export class ManifestError extends Error {
+  override name = 'ManifestError';
+}
+
+export async function readManifest(out: string): Promise<Manifest> {
+  const file = join(out, MANIFEST);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new ManifestError(`${file}: no manifest; ${out} is not a Ladder results folder`);
+  }
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(text) as Manifest;
+  } catch {
+    throw new ManifestError(`${file}: not valid JSON; the folder is damaged`);
+  }
+  if (manifest.format !== MANIFEST_FORMAT) {
+    throw new ManifestError(`${file}: manifest format ${String(manifest.format)}, this Ladder reads ${MANIFEST_FORMAT}`);
+  }
+  return manifest;
+}
+
+/**
+ * What must be equal for two invocations to be one run (resume) or shards of one run (merge):
+ * everything that changes which passes exist or what they do. Concurrency is left out: it
+ * changes only how fast the same passes run. Returns one line per difference.
+ */
+export function differences(a: Manifest, b: Manifest, options: { shard: boolean }): string[] {
+  const found: string[] = [];
+  const same = (label: string, x: unknown, y: unknown): void => {
+    if (JSON.stringify(x) !== JSON.stringify(y)) found.push(`${label} ${JSON.stringify(x)} vs ${JSON.stringify(y)}`);
+  };
+  same('model', a.model.spec, b.model.spec);
+  same('arms', a.arms, b.arms);
+  same('passes', a.passes, b.passes);
+  same('seed', a.seed, b.seed);
+  same('time factor', a.timeFactor, b.timeFactor);
+  same('mode', a.options.mode, b.options.mode);
+  if (options.shard) same('shard', a.options.shard, b.options.shard);
+  const names = (m: Manifest) => m.rungs.map((r) => r.name);
+  same('rungs', names(a), names(b));
+  for (const rung of a.rungs) {
+    const other = b.rungs.find((r) => r.name === rung.name);
+    if (other !== undefined && other.sha256 !== rung.sha256) found.push(`rung file ${rung.file} changed (sha256 differs)`);
+  }
+  return found;
+}

@@ -1,0 +1,158 @@
+// One pass: a fresh workspace, the rung's own server processes, the steps through the agent
+// loop, every check judged, and a trace written as it happens. Everything the pass started is
+// torn down before it returns, whatever happened; a pass that ends by interruption says so and
+// leaves no pass.end, so it is incomplete and --resume makes it again.
+import { performance } from 'node:perf_hooks';
+import { runStep } from '../agent/index.ts';
+import type { StepResult, StepSpec, ToolLane } from '../agent/index.ts';
+import { Lane, LaneConfigError, parseArm } from '../lane/index.ts';
+import type { ChatMessage } from '../models/index.ts';
+import { answerCheckOf, runChecks } from '../rungs/checks.ts';
+import type { Rung, RungStep } from '../rungs/schema.ts';
+import { TraceWriter } from '../trace/index.ts';
+import type { Emit } from '../trace/index.ts';
+import type { AgentFactory } from './agents.ts';
+import type { PassId } from './plan.ts';
+import { databasePath, passServers } from './servers.ts';
+import { callTimeouts, CONNECT_TIMEOUT_MS, stepTimeLimitMs } from './timing.ts';
+import { makePassFolder } from './workspace.ts';
+
+export interface PassInput {
+  rung: Rung;
+  id: PassId;
+  /** The trace file; replaced if it exists. */
+  tracePath: string;
+  agent: AgentFactory;
+  timeFactor: number;
+  mode: 'steps' | 'oneshot';
+  /** Where the pass's temporary folder is made. */
+  tempRoot: string;
+  signal?: AbortSignal;
+  /** Sees every tool list the lane offers (rungs validate: which tools exist). */
+  onTools?: (names: readonly string[]) => void;
+}
+
+export interface StepOutcome {
+  step: number;
+  passed: boolean;
+  reason: StepResult['reason'];
+  /** Every check with its result, in the rung's order. */
+  checks: { check: string; passed: boolean; why?: string }[];
+}
+
+export interface PassOutcome {
+  passed: boolean;
+  interrupted: boolean;
+  steps: StepOutcome[];
+  /** A harness failure (a server that did not start), not a model failure. */
+  error?: string;
+}
+
+/** A step passes when it ended by answering and every one of its checks passed. */
+function stepPassed(result: StepResult, checks: readonly { passed: boolean }[]): boolean {
+  return result.reason === 'answered' && checks.every((c) => c.passed);
+}
+
+export async function runPass(input: PassInput): Promise<PassOutcome> {
+  const { rung, id } = input;
+  const started = performance.now();
+  using trace = TraceWriter.open(input.tracePath, { startedAt: started, now: () => performance.now() });
+  const emit = trace.emit;
+  emit({ type: 'pass.start', rung: id.rung, arm: id.arm, pass: id.pass, seed: id.seed, time: new Date().toISOString() });
+  const end = (outcome: PassOutcome): PassOutcome => {
+    if (!outcome.interrupted) {
+      emit({
+        type: 'pass.end', passed: outcome.passed, steps: outcome.steps.length, ms: Math.round(performance.now() - started),
+        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+      });
+    }
+    return outcome;
+  };
+
+  await using folder = await makePassFolder(input.tempRoot, rung.setup.files);
+  const arm = parseArm(id.arm);
+  let lane: Lane;
+  try {
+    lane = await Lane.connect({
+      servers: passServers({ rung, workspace: folder.workspace, seed: id.seed, timeFactor: input.timeFactor, waitCap: arm.cap }),
+      arm,
+      emit,
+      deterministic: (name) => rung.deterministic.includes(name),
+      trustServerHints: rung.trustServerHints,
+      ...callTimeouts(input.timeFactor),
+      connectTimeoutMs: CONNECT_TIMEOUT_MS,
+    });
+  } catch (error) {
+    if (!(error instanceof LaneConfigError)) throw error;
+    return end({ passed: false, interrupted: false, steps: [], error: error.message });
+  }
+  await using _lane = lane;
+  if (lane.startErrors.length > 0) {
+    return end({ passed: false, interrupted: false, steps: [], error: lane.startErrors.map((e) => e.message).join('; ') });
+  }
+  const toolLane: ToolLane = input.onTools === undefined ? lane : {
+    openTurn: async () => {
+      const turn = await lane.openTurn();
+      input.onTools?.(turn.tools.map((t) => t.name));
+      return turn;
+    },
+    call: (name, args, at) => lane.call(name, args, at),
+  };
+  const agent = input.agent(rung, id.seed, folder.workspace, input.mode === 'oneshot');
+  const judge = async (step: RungStep, index: number, result: StepResult): Promise<StepOutcome> => {
+    const checks = await runChecks(step.checks, {
+      answer: result.answer, calls: result.calls, toolsOfferedPerRound: result.toolsOfferedPerRound,
+      serversConfigured: Object.keys(rung.servers).length, workspace: folder.workspace,
+      databasePath: databasePath(rung, folder.workspace),
+    });
+    const passed = stepPassed(result, checks);
+    emit({
+      type: 'step.end', step: index, passed, reason: result.reason,
+      failedChecks: checks.filter((c) => !c.passed).map((c) => ({ check: c.check, why: c.why ?? '' })),
+      rounds: result.rounds, calls: result.calls.length, ms: Math.round(result.ms),
+      ...(result.answeredAt === undefined ? {} : { answeredAt: Math.round(result.answeredAt * 1000) / 1000 }),
+    });
+    return { step: index, passed, reason: result.reason, checks };
+  };
+  const context = {
+    model: agent.model, lane: toolLane, emit, signal: input.signal,
+    clock: () => performance.now() - started,
+    ...(agent.sampling === undefined ? {} : { sampling: agent.sampling }),
+  };
+  const specs = stepSpecs(rung, input.timeFactor, input.mode);
+  const conversation: ChatMessage[] = [];
+  const steps: StepOutcome[] = [];
+  for (const spec of specs) {
+    emitStart(emit, spec);
+    const result = await runStep(context, conversation, spec);
+    if (result.reason === 'errored' && result.error === 'interrupted') return end({ passed: false, interrupted: true, steps });
+    // One-shot: one run of the agent, judged against every step's checks.
+    const judged = input.mode === 'oneshot' ? rung.steps.map((_, i) => i) : [spec.index];
+    for (const index of judged) steps.push(await judge(rung.steps[index]!, index, result));
+  }
+  return end({ passed: steps.every((s) => s.passed), interrupted: false, steps });
+}
+
+function emitStart(emit: Emit, spec: StepSpec): void {
+  emit({ type: 'step.start', step: spec.index, ceiling: spec.ceiling, timeLimitMs: spec.timeLimitMs });
+}
+
+/** Step by step, one spec per step; one-shot, one spec carrying every prompt, ceiling and limit. */
+export function stepSpecs(rung: Rung, timeFactor: number, mode: 'steps' | 'oneshot'): StepSpec[] {
+  const specs = rung.steps.map((step, index): StepSpec => {
+    const answerCheck = answerCheckOf(step.checks);
+    return {
+      index, prompt: step.prompt, ceiling: step.ceiling, timeLimitMs: stepTimeLimitMs(step.timeLimitS, timeFactor),
+      ...(answerCheck === undefined ? {} : { answerCheck }),
+    };
+  });
+  if (mode === 'steps') return specs;
+  const checks = specs.flatMap((s) => (s.answerCheck === undefined ? [] : [s.answerCheck]));
+  return [{
+    index: 0,
+    prompt: specs.map((s, i) => `Task ${i + 1}: ${s.prompt}`).join('\n\n'),
+    ceiling: specs.reduce((sum, s) => sum + s.ceiling, 0),
+    timeLimitMs: specs.reduce((sum, s) => sum + s.timeLimitMs, 0),
+    ...(checks.length === 0 ? {} : { answerCheck: (text: string) => checks.every((check) => check(text)) }),
+  }];
+}

@@ -1,0 +1,150 @@
+// Everything a run needs, checked before a results folder exists: rung files, arms, shard,
+// numbers, the model, and on --resume that the folder is the same run. A mistake here is an
+// InputError (one line per problem) and leaves nothing behind.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ArmError } from '../lane/index.ts';
+import { ModelConfigError, ModelSpecError } from '../models/index.ts';
+import type { LoadedRung } from '../rungs/load.ts';
+import { agentFactory } from './agents.ts';
+import type { AgentFactory } from './agents.ts';
+import type { Manifest } from './manifest.ts';
+import { differences, gitSha, LADDER_VERSION, ManifestError, MANIFEST_FORMAT, readManifest, sha256 } from './manifest.ts';
+import { chooseModel, resolveSpec } from './model.ts';
+import type { ModelChoice } from './model.ts';
+import { canonicalArms } from './plan.ts';
+import { findRungFiles, InputError, loadRungFiles } from './rungFiles.ts';
+import { formatShard, parseShard, RunUsageError } from './seeds.ts';
+
+export const DEFAULT_PASSES = 10;
+export const DEFAULT_ARMS = ['on', 'off'];
+export const DEFAULT_SEED = 1;
+/** Synthetic passes spend most of their time starting servers, which overlaps well on 2 cores. */
+export const DEFAULT_SYNTHETIC_CONCURRENCY = 4;
+/** A local model answers one request at a time; parallel passes would measure its queue. */
+export const DEFAULT_MODEL_CONCURRENCY = 1;
+
+/** What the user asked for; undefined means "not given" (a default, or the manifest's on --resume). */
+export interface RunRequest {
+  rungs: string[];
+  model?: string;
+  passes?: number;
+  arms?: string[];
+  seed?: number;
+  concurrency?: number;
+  out?: string;
+  resume?: boolean;
+  shard?: string;
+  timeFactor?: number;
+  mode?: 'steps' | 'oneshot';
+}
+
+export interface RunWorld {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  fetch?: typeof fetch;
+  now?: () => Date;
+}
+
+export interface PreparedRun {
+  out: string;
+  manifest: Manifest;
+  rungs: LoadedRung[];
+  choice: ModelChoice;
+  agent: AgentFactory;
+  resume: boolean;
+  /** The rung's own factor unless --time-factor overrides it. */
+  timeFactorOf: (rung: LoadedRung) => number;
+}
+
+function positiveInt(flag: string, value: number | undefined, problems: string[]): void {
+  if (value !== undefined && (!Number.isInteger(value) || value < 1)) problems.push(`${flag} ${value}: expected a positive integer`);
+}
+
+function defaultRunId(now: Date, spec: string): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${spec.replace(/[^A-Za-z0-9.-]+/g, '-')}`;
+}
+
+export async function prepareRun(request: RunRequest, world: RunWorld): Promise<PreparedRun> {
+  const problems: string[] = [];
+  positiveInt('--passes', request.passes, problems);
+  positiveInt('--concurrency', request.concurrency, problems);
+  if (request.seed !== undefined && !Number.isSafeInteger(request.seed)) problems.push(`--seed ${request.seed}: expected an integer`);
+  if (request.timeFactor !== undefined && !(request.timeFactor > 0 && request.timeFactor <= 1000)) {
+    problems.push(`--time-factor ${request.timeFactor}: expected a number above 0 and at most 1000`);
+  }
+  const attempt = <T>(work: () => T): T | undefined => {
+    try {
+      return work();
+    } catch (error) {
+      if (error instanceof ArmError || error instanceof RunUsageError || error instanceof RangeError) problems.push(error.message);
+      else throw error;
+      return undefined;
+    }
+  };
+  const arms = request.arms === undefined ? undefined : attempt(() => canonicalArms(request.arms!));
+  const shard = request.shard === undefined ? undefined : attempt(() => formatShard(parseShard(request.shard!)));
+  if (request.resume === true && request.out === undefined) problems.push('--resume: name the run to continue with --out results/<run-id>');
+  if (problems.length > 0) throw new InputError(problems);
+
+  const previous = request.resume === true ? await readPrevious(resolve(world.cwd, request.out!)) : undefined;
+  const files = request.rungs.length === 0 && previous !== undefined
+    ? previous.rungs.map((r) => r.file)
+    : findRungFiles(request.rungs, world.cwd);
+  const rungs = await loadRungFiles(files, world.cwd);
+  let choice: ModelChoice;
+  let agent: AgentFactory;
+  try {
+    choice = previous !== undefined && request.model === undefined
+      ? resolveSpec(previous.model.spec, previous.model.reason)
+      : await chooseModel(request.model, world);
+    agent = agentFactory(choice);
+  } catch (error) {
+    if (error instanceof ModelSpecError || error instanceof ModelConfigError) throw new InputError([error.message]);
+    throw error;
+  }
+  const now = world.now?.() ?? new Date();
+  const runId = previous?.runId ?? (request.out === undefined ? defaultRunId(now, choice.spec) : request.out.split(/[\\/]/).filter(Boolean).pop()!);
+  const out = resolve(world.cwd, request.out ?? join('results', runId));
+  const timeFactor = request.timeFactor ?? previous?.timeFactor ?? null;
+  const manifest: Manifest = {
+    format: MANIFEST_FORMAT,
+    runId,
+    ladderVersion: LADDER_VERSION,
+    gitSha: gitSha(world.cwd),
+    node: process.version,
+    model: { spec: choice.spec, reason: choice.reason, synthetic: choice.synthetic },
+    arms: arms ?? previous?.arms ?? DEFAULT_ARMS,
+    passes: request.passes ?? previous?.passes ?? DEFAULT_PASSES,
+    seed: request.seed ?? previous?.seed ?? DEFAULT_SEED,
+    timeFactor,
+    rungs: rungs.map(({ rung, file, text }) => ({ name: rung.name, file, sha256: sha256(text), timeFactor: timeFactor ?? rung.timeFactor })),
+    options: {
+      mode: request.mode ?? previous?.options.mode ?? 'steps',
+      shard: shard ?? previous?.options.shard ?? null,
+      concurrency: request.concurrency ?? (choice.synthetic ? DEFAULT_SYNTHETIC_CONCURRENCY : DEFAULT_MODEL_CONCURRENCY),
+    },
+    status: 'running',
+    startedAt: previous?.startedAt ?? now.toISOString(),
+  };
+  if (previous !== undefined) {
+    const found = differences(previous, manifest, { shard: true });
+    if (found.length > 0) throw new InputError([`cannot resume ${request.out}: ${found.join('; ')}; start a new run with another --out`]);
+  } else if (existsSync(out)) {
+    throw new InputError([`${request.out ?? out} already exists; continue it with --resume, or choose another --out`]);
+  }
+  return {
+    out, manifest, rungs, choice, agent, resume: previous !== undefined,
+    timeFactorOf: (loaded) => timeFactor ?? loaded.rung.timeFactor,
+  };
+}
+
+async function readPrevious(out: string): Promise<Manifest> {
+  try {
+    return await readManifest(out);
+  } catch (error) {
+    if (error instanceof ManifestError) throw new InputError([error.message]);
+    throw error;
+  }
+}

@@ -1,0 +1,120 @@
+// `ladder run`: N passes of each rung on each arm, interleaved, K at a time, each isolated,
+// written as they happen. A run can be interrupted (Ctrl-C, or killed outright) and resumed:
+// complete passes are kept, incomplete ones made again, none twice.
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { TraceWriter } from '../trace/index.ts';
+import { writeManifest } from './manifest.ts';
+import type { RunStatus } from './manifest.ts';
+import { runPass } from './pass.ts';
+import type { PassId } from './plan.ts';
+import { planPasses } from './plan.ts';
+import type { PreparedRun } from './prepare.ts';
+import { createProgress } from './progress.ts';
+import { parseShard } from './seeds.ts';
+import { completedPass, removeFile, RUN_LOG, tracePath } from './store.ts';
+import { freshTempRoot, runTempRoot } from './workspace.ts';
+
+export interface ExecuteWorld {
+  /** Progress: a bar when it is a terminal, plain lines otherwise. */
+  progress: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Ctrl-C: stop starting passes, abort the ones running. */
+  signal?: AbortSignal;
+  /** Where pass folders are made; the system's temp dir by default. */
+  tempBase?: string;
+}
+
+export interface RunResult {
+  status: RunStatus;
+  out: string;
+  /** Passes complete in the folder now, of the planned total. */
+  complete: number;
+  planned: number;
+  /** Passes that hit a harness error (a bug, said in one line each). */
+  errors: string[];
+}
+
+/** Runs `work` over `items` in order, at most `limit` at a time, starting none once `stop()` says so. */
+async function pool<T>(items: readonly T[], limit: number, stop: () => boolean, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length && !stop()) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Promise<RunResult> {
+  const { out, manifest } = prepared;
+  const started = performance.now();
+  await mkdir(out, { recursive: true });
+  await writeManifest(out, { ...manifest, status: 'running' });
+  using runLog = TraceWriter.open(join(out, RUN_LOG), { startedAt: started });
+  runLog.emit({
+    type: 'run.start', runId: manifest.runId, time: new Date().toISOString(), ladderVersion: manifest.ladderVersion,
+    'gen_ai.request.model': manifest.model.spec, arms: manifest.arms, passes: manifest.passes, seed: manifest.seed,
+    rungs: manifest.rungs.map((r) => r.name),
+  });
+
+  const byName = new Map(prepared.rungs.map((loaded) => [loaded.rung.name, loaded]));
+  const plan = planPasses({
+    rungs: manifest.rungs.map((r) => r.name), arms: manifest.arms, passes: manifest.passes, seed: manifest.seed,
+    shard: manifest.options.shard === null ? undefined : parseShard(manifest.options.shard),
+  });
+  const done = new Map<string, { clean: number; done: number }>();
+  const todo: PassId[] = [];
+  for (const id of plan) {
+    const file = tracePath(out, id);
+    const end = await completedPass(file);
+    if (end === undefined) {
+      await removeFile(file);
+      todo.push(id);
+      continue;
+    }
+    const t = done.get(id.arm) ?? { clean: 0, done: 0 };
+    done.set(id.arm, { clean: t.clean + (end.passed ? 1 : 0), done: t.done + 1 });
+  }
+
+  const tempRoot = runTempRoot(out, world.tempBase);
+  await freshTempRoot(tempRoot);
+  const progress = createProgress({ total: plan.length, done, arms: manifest.arms, stream: world.progress });
+  const errors: string[] = [];
+  let complete = plan.length - todo.length;
+  const interrupted = () => world.signal?.aborted === true;
+  try {
+    await pool(todo, manifest.options.concurrency, interrupted, async (id) => {
+      const loaded = byName.get(id.rung)!;
+      const file = tracePath(out, id);
+      const passStarted = performance.now();
+      try {
+        const outcome = await runPass({
+          rung: loaded.rung, id, tracePath: file, agent: prepared.agent, timeFactor: prepared.timeFactorOf(loaded),
+          mode: manifest.options.mode, tempRoot, ...(world.signal === undefined ? {} : { signal: world.signal }),
+        });
+        // A pass that ends as Ctrl-C lands may have seen its servers die of the same signal
+        // (a terminal sends it to the whole process group): it is made again, not kept.
+        if (outcome.interrupted || interrupted()) {
+          await removeFile(file);
+          return;
+        }
+        complete += 1;
+        progress.passDone(id, {
+          passed: outcome.passed, stepsPassed: outcome.steps.filter((s) => s.passed).length, steps: loaded.rung.steps.length,
+          ms: performance.now() - passStarted, ...(outcome.error === undefined ? {} : { harnessError: outcome.error }),
+        });
+      } catch (error) {
+        // A harness bug in one pass: said, left incomplete (resume makes it again), the run goes on.
+        const line = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
+        errors.push(`${id.rung} ${id.arm} #${id.pass}: ${line}`);
+        progress.passDone(id, { error: line });
+      }
+    });
+  } finally {
+    progress.stop();
+    await rm(tempRoot, { recursive: true, force: true });
+  }
+  const status = complete === plan.length ? 'complete' : interrupted() ? 'interrupted' : 'failed';
+  await writeManifest(out, { ...manifest, status, endedAt: new Date().toISOString() });
+  runLog.emit({ type: 'run.end', status, passes: complete, ms: Math.round(performance.now() - started) });
+  return { status, out, complete, planned: plan.length, errors };
+}

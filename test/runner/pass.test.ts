@@ -1,0 +1,77 @@
+// One pass on its own: what it leaves behind (nothing) and how a harness failure is recorded.
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseRung } from '../../src/rungs/load.ts';
+import { agentFactory } from '../../src/runner/agents.ts';
+import { runPass } from '../../src/runner/pass.ts';
+import { readTraceAll } from '../../src/trace/index.ts';
+import { removeTempDirs, tempDir } from './helpers.ts';
+
+afterAll(removeTempDirs);
+
+const agent = agentFactory({ spec: 'synthetic:reference', reason: 'test', synthetic: true, policy: 'reference' });
+const id = { rung: 'r', arm: 'on', armSlug: 'on', pass: 0, seed: 3 };
+
+function rung(servers: string): ReturnType<typeof parseRung> {
+  return parseRung('r.yaml', `name: r
+description: d
+origin: test
+servers:
+${servers}
+setup:
+  files: { notes/a.txt: "alpha\\n" }
+steps:
+  - prompt: read notes/a.txt
+    ceiling: 3
+    checks: [{ answer: { mentions: [alpha] } }]
+    reference:
+      calls: [{ tool: wb__files_read, args: { path: notes/a.txt } }]
+      answer: it says alpha
+`);
+}
+
+/** Command lines of running processes that mention `text` (the pass's folder). */
+function processesMentioning(text: string): string[] {
+  return execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((line) => line.includes(text) && !line.includes('ps -eo'));
+}
+
+describe('runPass', () => {
+  it('tears down its workspace and its server processes when it ends', async () => {
+    const tempRoot = await tempDir('ladder-pass-');
+    const seen: string[] = [];
+    const outcome = await runPass({
+      rung: rung('  wb:\n    workbench: {}'), id, tracePath: join(tempRoot, 'trace.jsonl'), agent, timeFactor: 0.01, mode: 'steps', tempRoot,
+      onTools: () => seen.push(...readdirSync(tempRoot).filter((name) => name.startsWith('pass-'))),
+    });
+    expect(outcome).toMatchObject({ passed: true, interrupted: false });
+    // While the pass ran its folder existed; now only the trace is left, and no server runs on it.
+    expect(seen.length).toBeGreaterThan(0);
+    expect(readdirSync(tempRoot)).toEqual(['trace.jsonl']);
+    expect(processesMentioning(join(tempRoot, seen[0]!))).toEqual([]);
+    const { events } = await readTraceAll(join(tempRoot, 'trace.jsonl'));
+    expect(events.map((e) => e.type)).toEqual([
+      'pass.start', 'step.start', 'tools.list', 'model.request', 'model.response', 'tool.call', 'model.request', 'model.response', 'step.end', 'pass.end',
+    ]);
+    expect(events.at(-2)).toMatchObject({ type: 'step.end', step: 0, passed: true, reason: 'answered', failedChecks: [], rounds: 2, calls: 1 });
+    // The reference answer passes the answer check when it is given: time-to-answer is then.
+    const answeredAt = (events.at(-2) as { answeredAt?: number }).answeredAt!;
+    expect(answeredAt).toBeGreaterThanOrEqual(events[7]!.t);
+    expect(answeredAt).toBeLessThanOrEqual(events[8]!.t);
+  }, 60_000);
+
+  it('records a server that does not start as the pass\'s error, not as a failed step', async () => {
+    const tempRoot = await tempDir('ladder-pass-');
+    const outcome = await runPass({
+      rung: rung(`  wb:\n    command: ${JSON.stringify(process.execPath)}\n    args: ['-e', 'process.stderr.write("no config here"); process.exit(3)']`),
+      id, tracePath: join(tempRoot, 'trace.jsonl'), agent, timeFactor: 0.01, mode: 'steps', tempRoot,
+    });
+    expect(outcome.steps).toEqual([]);
+    expect(outcome.error).toMatch(/^server "wb" did not start .*stderr ends: no config here/);
+    const { events } = await readTraceAll(join(tempRoot, 'trace.jsonl'));
+    expect(events.map((e) => e.type)).toEqual(['pass.start', 'pass.end']);
+    expect(events[1]).toMatchObject({ passed: false, steps: 0, error: outcome.error });
+    expect(readdirSync(tempRoot)).toEqual(['trace.jsonl']);
+  }, 60_000);
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { armSlug, canonicalArms, planPasses } from '../../src/runner/plan.ts';
+import { formatShard, parseShard, passSeed, RunUsageError } from '../../src/runner/seeds.ts';
+
+const input = { rungs: ['alpha', 'beta', 'gamma'], arms: ['on', 'off'], passes: 3, seed: 7 };
+const id = (p: { rung: string; arm: string; pass: number }) => `${p.rung}/${p.arm}/${p.pass}`;
+
+describe('passSeed', () => {
+  it('depends on the run seed, the rung and the pass index', () => {
+    const base = passSeed(7, 'alpha', 0);
+    expect(passSeed(7, 'alpha', 0)).toBe(base);
+    expect(passSeed(8, 'alpha', 0)).not.toBe(base);
+    expect(passSeed(7, 'beta', 0)).not.toBe(base);
+    expect(passSeed(7, 'alpha', 1)).not.toBe(base);
+    expect(Number.isInteger(base) && base >= 0 && base <= 0x7fffffff).toBe(true);
+  });
+});
+
+describe('planPasses', () => {
+  it('gives pass i of every arm the same seed', () => {
+    const plan = planPasses(input);
+    for (const pass of plan) {
+      const twin = plan.find((p) => p.rung === pass.rung && p.pass === pass.pass && p.arm !== pass.arm)!;
+      expect(twin.seed).toBe(pass.seed);
+      expect(pass.seed).toBe(passSeed(7, pass.rung, pass.pass));
+    }
+  });
+
+  it('interleaves the arms pass by pass', () => {
+    const plan = planPasses(input);
+    expect(plan.slice(0, 4).map(id)).toEqual(['alpha/on/0', 'alpha/off/0', 'beta/on/0', 'beta/off/0']);
+    // No pass i + 1 starts before every pass i of every rung and arm.
+    const firstOfPass1 = plan.findIndex((p) => p.pass === 1);
+    expect(plan.slice(0, firstOfPass1).every((p) => p.pass === 0)).toBe(true);
+    expect(firstOfPass1).toBe(6);
+    expect(plan).toHaveLength(18);
+  });
+
+  it('splits into shards that together are the whole run, each pass once', () => {
+    const whole = planPasses(input).map(id).sort();
+    const shards = [0, 1, 2].map((index) => planPasses({ ...input, shard: { index, count: 3 } }).map(id));
+    const joined = shards.flat().sort();
+    expect(joined).toEqual(whole);
+    expect(new Set(joined).size).toBe(joined.length);
+    expect(shards.every((s) => s.length === 6)).toBe(true);
+  });
+
+  it('keeps both arms of a pass in the same shard', () => {
+    for (const index of [0, 1]) {
+      const shard = planPasses({ ...input, shard: { index, count: 2 } });
+      for (const p of shard) expect(shard.some((q) => q.rung === p.rung && q.pass === p.pass && q.arm !== p.arm)).toBe(true);
+    }
+  });
+});
+
+describe('arms and shards as typed', () => {
+  it('makes arms canonical and refuses one given twice', () => {
+    expect(canonicalArms(['on', 'off,breaker=off'])).toEqual(['on', 'off']);
+    expect(() => canonicalArms(['on', 'breaker=on'])).toThrow('--arms: on is given twice');
+  });
+
+  it('names arm folders that read back to the arm', () => {
+    expect(armSlug('on')).toBe('on');
+    expect(armSlug('breaker=off,circuit=on')).toBe('breaker-off_circuit-on');
+  });
+
+  it.each(['2/2', '1/0', 'a/b', '1', '-1/2'])('refuses the shard %j in one line', (text) => {
+    expect(() => parseShard(text)).toThrow(RunUsageError);
+    expect(() => parseShard(text)).toThrow(`--shard ${text}: expected i/n`);
+  });
+
+  it('reads i/n', () => {
+    expect(parseShard('1/4')).toEqual({ index: 1, count: 4 });
+    expect(formatShard({ index: 0, count: 2 })).toBe('0/2');
+  });
+});
