@@ -73,6 +73,7 @@ export class Lane {
   readonly #emit: Emit;
   /** The deadline's request options when they are the same for every call (no onProgress). */
   readonly #sharedCallOptions: RequestOptions | undefined;
+  readonly #isDeterministic: (name: string) => boolean;
   #turn: OpenTurn | undefined;
   #turns = 0;
   #closed = false;
@@ -87,6 +88,7 @@ export class Lane {
     const clock = options.clock ?? Date.now;
     const isDeterministic = (name: string): boolean =>
       options.deterministic?.(name) === true || (options.trustServerHints === true && this.#hints.get(name) === true);
+    this.#isDeterministic = isDeterministic;
     this.#pipeline = new CallPipeline({
       ...(arm.breaker ? { breaker: new TurnBreaker({ key: arm.breakerKey }) } : {}),
       ...(arm.circuit ? { circuits: new ServerCircuits({ ...options.circuit, clock }) } : {}),
@@ -169,6 +171,8 @@ export class Lane {
       type: 'tool.call', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': name,
       turn: current.turn, round: at.round, server, tool, key, outcome: decision.outcome,
       ms: round3(performance.now() - started), argBytes, resultBytes,
+      // Recorded on every arm, so the report can split repeat rates even where repeats is off.
+      deterministic: this.#isDeterministic(name),
     };
     if (decision.errorType !== undefined) event['error.type'] = decision.errorType;
     if (decision.probe === true) event.probe = true;

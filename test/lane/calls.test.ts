@@ -126,6 +126,19 @@ describe('repeat short-circuit', () => {
     expect([trusted.callsTo('lookup'), untrusted.callsTo('lookup')]).toEqual([2, 4]);
   });
 
+  it('marks each tool.call as deterministic or not on every arm, for the report to split repeats on', async () => {
+    const server = new ScriptedServer([lookup, tail]);
+    const { lane, trace } = await laneOver(server, { arm: 'off', deterministic: (name) => name === 's__lookup' });
+    await lane.call('s__lookup', { q: 'dialect' }, { round: 1 });
+    await lane.call('s__tail_log', {}, { round: 1 });
+    await lane.close();
+    const calls = trace.events.filter((e) => e.type === 'tool.call');
+    expect(calls.map((e) => [e['gen_ai.tool.name'], e.deterministic])).toEqual([
+      ['s__lookup', true],
+      ['s__tail_log', false],
+    ]);
+  });
+
   it('sends every repeat with repeats off', async () => {
     const server = new ScriptedServer([lookup]);
     const { lane } = await laneOver(server, { arm: 'repeats=off', deterministic: () => true });
