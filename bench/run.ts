@@ -3,12 +3,21 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { benchLane } from './lane.ts';
+import { benchRunner } from './runner.ts';
+import { benchSummarize } from './summarize.ts';
 
 type Figures = Record<string, number | string>;
 
 /** Benchmarks by name; each returns flat figures with keys unique across benchmarks. */
 export const BENCHMARKS: Record<string, () => Promise<Figures>> = {
   lane: () => benchLane(),
+  // Every rung, 10 passes (and 30, to show memory stays flat), both arms, synthetic agents.
+  runner: async () => ({ ...(await benchRunner()) }),
+  // 100,000 tool-call events summarised in a child process: its own peak RSS, nothing else's.
+  summarize: async () => {
+    const { summarizeEventsPerSecond, summarizePeakRssMb, events, ms } = await benchSummarize();
+    return { summarizeEventsPerSecond, summarizePeakRssMb, summarizeEvents: events, summarizeMs: ms };
+  },
 };
 
 const REPORT = 'reports/bench.json';
