@@ -11,19 +11,8 @@ import { runDocument } from '../report/render/document.ts';
 import { renderTerminal } from '../report/render/text.ts';
 import { writeSummary } from '../report/summary.ts';
 
-export interface RunArgs {
-  rungs?: string[];
-  model?: string;
-  passes?: number;
-  arms?: string;
-  seed?: number;
-  concurrency?: number;
-  out?: string;
-  resume?: boolean;
-  shard?: string;
-  timeFactor?: number;
-  mode?: 'steps' | 'oneshot';
-}
+/** The command line's words: `arms` is still the text the user typed. */
+export type RunArgs = Omit<RunRequest, 'rungs' | 'arms'> & { rungs?: string[]; arms?: string };
 
 export interface LadderWorld extends Partial<RunWorld> {
   stdout?: (line: string) => void;

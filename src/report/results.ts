@@ -7,26 +7,9 @@ import { formatArm, parseArm } from '../lane/arm.ts';
 
 export const MANIFEST_FORMAT = 1;
 
-export interface Manifest {
-  format: number;
-  runId: string;
-  ladderVersion: string;
-  /** Null outside a git checkout. */
-  gitSha: string | null;
-  node: string;
-  model: { spec: string; reason: string; synthetic: boolean };
-  /** Arms in the order given to `ladder run`. */
-  arms: string[];
-  passes: number;
-  seed: number;
-  /** The --time-factor override, null when each rung ran at its own. */
-  timeFactor: number | null;
-  rungs: { name: string; file: string; sha256: string }[];
-  options: Record<string, unknown>;
-  status: 'running' | 'complete' | 'interrupted' | 'failed';
-  startedAt: string;
-  endedAt?: string;
-}
+// The runner writes the manifest; its type is the file format, read here as written.
+export type { Manifest } from '../runner/manifest.ts';
+import type { Manifest } from '../runner/manifest.ts';
 
 /** A results folder that cannot be read: the message is one line saying where and what to do. */
 export class ReportInputError extends Error {
