@@ -8,6 +8,8 @@
 // layer reads them. No field holds a secret: environment values, headers, API keys and
 // argument values never enter an event (arguments appear only as a hash and a byte count).
 
+import type { RosterCounters } from '../reliability/roster.ts';
+
 /** Bumped when a field changes meaning or disappears; adding an optional field does not. */
 export const TRACE_VERSION = 1;
 
@@ -103,15 +105,11 @@ export interface ModelResponse extends Stamp<'model.response'> {
 }
 
 /** One turn's roster, as the lane fixed it when the turn opened (DESIGN.md "Roster cache"). */
-export interface ToolsList extends Stamp<'tools.list'> {
+// The six counters are the roster cache's own (configured, reached, listed, registered,
+// unavailable, cached), so the trace cannot drift from what the cache counts.
+export interface ToolsList extends Stamp<'tools.list'>, RosterCounters {
   'mcp.method.name': 'tools/list';
   turn: number;
-  configured: number;
-  reached: number;
-  listed: number;
-  registered: number;
-  unavailable: number;
-  cached: number;
   /** Tools offered to the model, `harness__refresh_tools` included when offered. */
   tools: number;
   /** Servers whose listing was attempted this turn and failed. */
