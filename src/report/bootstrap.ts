@@ -37,23 +37,7 @@ export function pairedMedianDifference(
   seed = 1,
   resamples = BOOTSTRAP_RESAMPLES,
 ): MedianDifference {
-  if (a.length !== b.length) throw new RangeError(`paired samples differ in length: ${a.length} and ${b.length}`);
-  const diffs = a.map((value, i) => b[i]! - value);
-  if (diffs.length === 0) return { estimate: Number.NaN, lower: Number.NaN, upper: Number.NaN, pairs: 0 };
-  const random = seededRandom(seed);
-  const medians: number[] = [];
-  const sample = new Array<number>(diffs.length);
-  for (let r = 0; r < resamples; r += 1) {
-    for (let i = 0; i < diffs.length; i += 1) sample[i] = diffs[Math.floor(random() * diffs.length)]!;
-    medians.push(median(sample));
-  }
-  medians.sort((x, y) => x - y);
-  return {
-    estimate: median(diffs),
-    lower: medians[Math.floor(0.025 * (resamples - 1))]!,
-    upper: medians[Math.ceil(0.975 * (resamples - 1))]!,
-    pairs: diffs.length,
-  };
+  return pairedBootstrap(a, b, median, seed, resamples);
 }
 
 export interface MeanDifference {
@@ -76,22 +60,43 @@ export function pairedMeanDifference(
   seed = 1,
   resamples = BOOTSTRAP_RESAMPLES,
 ): MeanDifference {
+  return pairedBootstrap(a, b, mean, seed, resamples);
+}
+
+function mean(values: readonly number[]): number {
+  let sum = 0;
+  for (const value of values) sum += value;
+  return sum / values.length;
+}
+
+/**
+ * A statistic of the per-pair differences (b - a) with a seeded percentile bootstrap interval:
+ * the pairs are resampled with replacement `resamples` times and the 2.5th and 97.5th
+ * percentiles of the statistic taken.
+ */
+function pairedBootstrap(
+  a: readonly number[],
+  b: readonly number[],
+  statistic: (values: readonly number[]) => number,
+  seed: number,
+  resamples: number,
+): MedianDifference {
   if (a.length !== b.length) throw new RangeError(`paired samples differ in length: ${a.length} and ${b.length}`);
   const diffs = a.map((value, i) => b[i]! - value);
   const n = diffs.length;
   if (n === 0) return { estimate: Number.NaN, lower: Number.NaN, upper: Number.NaN, pairs: 0 };
   const random = seededRandom(seed);
-  const means = new Float64Array(resamples);
+  const estimates = new Float64Array(resamples);
+  const sample = new Array<number>(n);
   for (let r = 0; r < resamples; r += 1) {
-    let sum = 0;
-    for (let i = 0; i < n; i += 1) sum += diffs[Math.floor(random() * n)]!;
-    means[r] = sum / n;
+    for (let i = 0; i < n; i += 1) sample[i] = diffs[Math.floor(random() * n)]!;
+    estimates[r] = statistic(sample);
   }
-  means.sort();
+  estimates.sort();
   return {
-    estimate: diffs.reduce((s, d) => s + d, 0) / n,
-    lower: means[Math.floor(0.025 * (resamples - 1))]!,
-    upper: means[Math.ceil(0.975 * (resamples - 1))]!,
+    estimate: statistic(diffs),
+    lower: estimates[Math.floor(0.025 * (resamples - 1))]!,
+    upper: estimates[Math.ceil(0.975 * (resamples - 1))]!,
     pairs: n,
   };
 }
