@@ -39,7 +39,8 @@ export interface CallsContext {
   ceiling: number;
   /** The step's calls so far; made calls are appended. */
   calls: StepCallRecord[];
-  conversation: ChatMessage[];
+  /** Adds a tool message to the conversation and records it. */
+  add: (message: ChatMessage) => void;
 }
 
 const toolMessage = (call: ToolCall, content: string, isError: boolean): ChatMessage => ({
@@ -52,17 +53,18 @@ const toolMessage = (call: ToolCall, content: string, isError: boolean): ChatMes
  * Throws StepStopped, after answering every call of the round, when the step must stop.
  */
 export async function runCalls(ctx: CallsContext, toolCalls: readonly ToolCall[]): Promise<boolean> {
-  const { limits, conversation, calls } = ctx;
+  const { limits, calls } = ctx;
+  const answer = (call: ToolCall, content: string, isError: boolean): void => ctx.add(toolMessage(call, content, isError));
   let overflow = false;
   for (const [i, call] of toolCalls.entries()) {
     const stop = limits.stopped;
     if (stop !== undefined) {
-      for (const rest of toolCalls.slice(i)) conversation.push(toolMessage(rest, NOT_MADE[stop], true));
+      for (const rest of toolCalls.slice(i)) answer(rest, NOT_MADE[stop], true);
       throw new StepStopped(stop);
     }
     if (calls.length >= ctx.ceiling) {
       overflow = true;
-      conversation.push(toolMessage(call, CEILING_TEXT, true));
+      answer(call, CEILING_TEXT, true);
       continue;
     }
     if (call.rawArgs !== undefined) {
@@ -70,18 +72,18 @@ export async function runCalls(ctx: CallsContext, toolCalls: readonly ToolCall[]
       // `{}` instead would run the tool on defaults the model never chose.
       calls.push({ tool: call.name, key: callKey(call.name, {}), outcome: 'invalid_arguments' });
       const quoted = JSON.stringify(call.rawArgs.slice(0, RAW_ARGS_CHARS));
-      conversation.push(toolMessage(call, `The arguments were not a JSON object, so ${call.name} was not called: ${quoted}`, true));
+      answer(call, `The arguments were not a JSON object, so ${call.name} was not called: ${quoted}`, true);
       continue;
     }
     try {
-      const result = await limits.race(ctx.lane.call(call.name, { ...call.args }, { round: ctx.round }));
+      const result = await limits.race(ctx.lane.call(call.name, { ...call.args }, { round: ctx.round, id: call.id }));
       calls.push({ tool: call.name, key: callKey(call.name, call.args), outcome: result.outcome });
-      conversation.push(toolMessage(call, result.text, result.isError));
+      answer(call, result.text, result.isError);
     } catch (error) {
       if (!(error instanceof StepStopped)) throw error;
       calls.push({ tool: call.name, key: callKey(call.name, call.args), outcome: 'abandoned' });
-      conversation.push(toolMessage(call, CUT_OFF[error.why], true));
-      for (const rest of toolCalls.slice(i + 1)) conversation.push(toolMessage(rest, NOT_MADE[error.why], true));
+      answer(call, CUT_OFF[error.why], true);
+      for (const rest of toolCalls.slice(i + 1)) answer(rest, NOT_MADE[error.why], true);
       throw error;
     }
   }

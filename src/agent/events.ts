@@ -1,13 +1,25 @@
-// The loop's two trace events. A model.request is always followed by one model.response for
-// the same round, also when no response came (the provider failed, the time limit passed), so
-// a reader can pair them without guessing.
+// The loop's trace events. A model.request is always followed by one model.response for the
+// same round, also when no response came (the provider failed, the time limit passed), so a
+// reader can pair them without guessing. Every message added to the conversation is recorded
+// where it is added: system, user and tool messages as `message` events, the assistant's on
+// its model.response, so the trace rebuilds each request exactly (src/trace/conversation.ts).
 import { hashCallKey } from '../lane/index.ts';
-import type { ModelAdapter, ModelRequest, ModelResponse, ToolCall } from '../models/types.ts';
+import type { AssistantMessage, ChatMessage, ModelAdapter, ModelRequest, ModelResponse, ToolCall } from '../models/types.ts';
 import { callKey } from '../reliability/index.ts';
-import type { ModelToolCall, TraceEventInput } from '../trace/index.ts';
+import { requestHash } from '../trace/index.ts';
+import type { Emit, ModelToolCall, RecordedAssistantMessage, RecordedMessage, Scrubber, TraceEventInput } from '../trace/index.ts';
 
 type RequestEvent = Extract<TraceEventInput, { type: 'model.request' }>;
 type ResponseEvent = Extract<TraceEventInput, { type: 'model.response' }>;
+
+/**
+ * Adds a message to the conversation and records it. The assistant's message is recorded on
+ * its model.response instead, which is emitted just before it is added.
+ */
+export function addMessage(conversation: ChatMessage[], emit: Emit, step: number, message: ChatMessage): void {
+  conversation.push(message);
+  if (message.role !== 'assistant') emit({ type: 'message', step, message: message satisfies RecordedMessage });
+}
 
 const round3 = (ms: number): number => Math.round(ms * 1000) / 1000;
 
@@ -16,7 +28,7 @@ export function toolCallKey(call: Pick<ToolCall, 'name' | 'args'>): string {
   return hashCallKey(callKey(call.name, call.args));
 }
 
-export function requestEvent(model: ModelAdapter, step: number, round: number, request: ModelRequest): RequestEvent {
+export function requestEvent(model: ModelAdapter, step: number, round: number, request: ModelRequest, scrubber?: Scrubber): RequestEvent {
   return {
     type: 'model.request',
     step,
@@ -27,10 +39,13 @@ export function requestEvent(model: ModelAdapter, step: number, round: number, r
     tools: request.tools.length,
     messages: request.messages.length,
     messageBytes: Buffer.byteLength(JSON.stringify(request.messages)),
+    hash: requestHash(request, scrubber),
+    ...(request.options === undefined ? {} : { options: { ...request.options } }),
   };
 }
 
-export function responseEvent(step: number, round: number, response: ModelResponse): ResponseEvent {
+/** `message` is the assistant message the loop adds to the conversation for this response. */
+export function responseEvent(step: number, round: number, response: ModelResponse, message: AssistantMessage): ResponseEvent {
   const toolCalls: ModelToolCall[] = response.toolCalls.map((call) => ({
     'gen_ai.tool.name': call.name,
     key: toolCallKey(call),
@@ -48,6 +63,7 @@ export function responseEvent(step: number, round: number, response: ModelRespon
     attempts: response.attempts,
     textBytes: Buffer.byteLength(response.text),
     toolCalls,
+    message: message satisfies RecordedAssistantMessage,
   };
 }
 

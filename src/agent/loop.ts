@@ -7,8 +7,8 @@ import type { Lane } from '../lane/index.ts';
 import { assistantMessage } from '../models/index.ts';
 import { ProviderError } from '../models/retry.ts';
 import type { ChatMessage, ModelAdapter, ModelRequest, ModelResponse, SamplingOptions, ToolSpec } from '../models/types.ts';
-import type { Emit, StepEndReason } from '../trace/index.ts';
-import { failedResponseEvent, requestEvent, responseEvent } from './events.ts';
+import type { Emit, Scrubber, StepEndReason } from '../trace/index.ts';
+import { addMessage, failedResponseEvent, requestEvent, responseEvent } from './events.ts';
 import { StepLimits, StepStopped } from './limits.ts';
 import { runCalls } from './calls.ts';
 import type { StepCallRecord } from './calls.ts';
@@ -50,8 +50,10 @@ export interface StepResult {
 export interface AgentContext {
   model: ModelAdapter;
   lane: ToolLane;
-  /** The loop emits model.request / model.response only. */
+  /** The loop emits message, model.request and model.response. */
   emit: Emit;
+  /** What the trace scrubs (secrets, the workspace path): request hashes are of the scrubbed request. */
+  scrubber?: Scrubber;
   sampling?: SamplingOptions;
   /** Optional system prompt, added once at the start of the conversation. */
   system?: string;
@@ -70,13 +72,20 @@ function checkStep(step: StepSpec): void {
   }
 }
 
-/** One model request, its events, and a failure turned into what ends the step. */
-async function ask(ctx: AgentContext, limits: StepLimits, step: number, round: number, request: ModelRequest): Promise<ModelResponse> {
+/**
+ * One model request, its events, and a failure turned into what ends the step. The response's
+ * assistant message is added to the conversation here, right after its event.
+ */
+async function ask(
+  ctx: AgentContext, limits: StepLimits, conversation: ChatMessage[], step: number, round: number, request: ModelRequest,
+): Promise<ModelResponse> {
   const started = performance.now();
-  ctx.emit(requestEvent(ctx.model, step, round, request));
+  ctx.emit(requestEvent(ctx.model, step, round, request, ctx.scrubber));
   try {
     const response = await limits.race(ctx.model.complete(request, limits.signal));
-    ctx.emit(responseEvent(step, round, response));
+    const message = assistantMessage(response);
+    ctx.emit(responseEvent(step, round, response, message));
+    conversation.push(message);
     return response;
   } catch (error) {
     const attempts = error instanceof ProviderError ? error.attempts : 1;
@@ -105,21 +114,21 @@ export async function runStep(ctx: AgentContext, conversation: ChatMessage[], st
   });
 
   try {
-    if (ctx.system !== undefined && conversation.length === 0) conversation.push({ role: 'system', content: ctx.system });
+    const add = (message: ChatMessage): void => addMessage(conversation, ctx.emit, step.index, message);
+    if (ctx.system !== undefined && conversation.length === 0) add({ role: 'system', content: ctx.system });
     // The prompt goes in first, so a step cut short while its turn opens still counts as a step.
-    conversation.push({ role: 'user', content: step.prompt });
+    add({ role: 'user', content: step.prompt });
     const turn = await limits.race(ctx.lane.openTurn());
     const tools: ToolSpec[] = turn.tools;
     for (;;) {
       rounds += 1;
       toolsOfferedPerRound.push(tools.length);
       const request: ModelRequest = { messages: [...conversation], tools, ...(ctx.sampling ? { options: ctx.sampling } : {}) };
-      const response = await ask(ctx, limits, step.index, rounds, request);
+      const response = await ask(ctx, limits, conversation, step.index, rounds, request);
       answer = response.text;
       if (answeredAt === undefined && step.answerCheck?.(response.text) === true) answeredAt = clock();
-      conversation.push(assistantMessage(response));
       if (response.toolCalls.length === 0) return end('answered');
-      const spent = await runCalls({ lane: ctx.lane, limits, round: rounds, ceiling: step.ceiling, calls, conversation }, response.toolCalls);
+      const spent = await runCalls({ lane: ctx.lane, limits, round: rounds, ceiling: step.ceiling, calls, add }, response.toolCalls);
       if (spent) return end('ceiling');
     }
   } catch (error) {

@@ -43,6 +43,7 @@ function request(args: RunArgs): RunRequest {
     ...defined('shard', args.shard),
     ...defined('timeFactor', args.timeFactor),
     ...defined('mode', args.mode),
+    ...defined('redact', args.redact),
   };
 }
 

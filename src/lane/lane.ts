@@ -76,6 +76,8 @@ export class Lane {
   readonly #isDeterministic: (name: string) => boolean;
   #turn: OpenTurn | undefined;
   #turns = 0;
+  /** JSON of the tools the previous turn offered. */
+  #lastOffered: string | undefined;
   #closed = false;
 
   private constructor(options: LaneOptions, arm: Arm, connections: Map<string, Connection>, errors: ServerStartError[]) {
@@ -143,15 +145,24 @@ export class Lane {
     }));
     if (this.#roster !== undefined && roster.refreshOffered) tools.push(refreshTool());
     this.#turn = { turn, roster, routes };
+    // The tools as offered go into the trace when they differ from the turn before, so a
+    // transcript shows what the model was given without repeating it every turn.
+    const offered = JSON.stringify(tools);
+    const changed = offered !== this.#lastOffered;
+    this.#lastOffered = offered;
     this.#emit({
       type: 'tools.list', 'mcp.method.name': 'tools/list', turn, ...roster.counters,
       tools: tools.length, failed, ms: round3(performance.now() - started),
+      ...(changed ? { offered: tools } : {}),
     });
     return { turn, tools, counters: roster.counters };
   }
 
-  /** Calls a tool of the current turn by its qualified name; always answers with text. */
-  async call(name: string, args: Record<string, unknown> | undefined, at: { round: number }): Promise<CallResult> {
+  /**
+   * Calls a tool of the current turn by its qualified name; always answers with text. `at.id`
+   * is the model's id for the call, recorded so the call joins its tool message in the trace.
+   */
+  async call(name: string, args: Record<string, unknown> | undefined, at: { round: number; id?: string }): Promise<CallResult> {
     this.#assertOpen();
     const current = this.#turn;
     if (current === undefined) throw new Error('Lane.call: open a turn with openTurn() before calling tools');
@@ -176,6 +187,7 @@ export class Lane {
     };
     if (decision.errorType !== undefined) event['error.type'] = decision.errorType;
     if (decision.probe === true) event.probe = true;
+    if (at.id !== undefined) event['gen_ai.tool.call.id'] = at.id;
     this.#emit(event);
     const isError = decision.outcome !== 'ok' && decision.outcome !== 'short_circuited';
     return { text: decision.text, isError, outcome: decision.outcome, server, tool, key };

@@ -86,11 +86,28 @@ export function traceNotes(s: RunSummary, name: string): string[] {
   const parts: string[] = [];
   if (t.incomplete > 0) parts.push(`${plural(t.incomplete, 'incomplete pass', 'incomplete passes')} ignored`);
   if (t.duplicates > 0) parts.push(`${plural(t.duplicates, 'duplicate pass', 'duplicate passes')} ignored`);
-  if (t.damaged > 0) parts.push(`${plural(t.damaged, 'damaged trace')} left out`);
+  if (t.damaged > 0) parts.push(`${plural(t.damaged, 'damaged pass', 'damaged passes')} left out`);
+  if (t.fileStates.empty > 0) parts.push(`${plural(t.fileStates.empty, 'empty trace file')} ignored`);
   if (t.unfinishedSteps > 0) parts.push(`${plural(t.unfinishedSteps, 'unfinished step')} ignored`);
   if (t.harnessErrors > 0) parts.push(`${plural(t.harnessErrors, 'pass', 'passes')} ended by a harness error (counted as errored)`);
   if (s.status !== 'complete') parts.push(`status ${s.status}`);
-  return parts.length === 0 ? [] : [`${name} (${s.runId}): ${parts.join(', ')}.`];
+  return [...(parts.length === 0 ? [] : [`${name} (${s.runId}): ${parts.join(', ')}.`]), ...contentNotes(s, name)];
+}
+
+/** What the traces hold of the conversation, when it is not all of it. */
+function contentNotes(s: RunSummary, name: string): string[] {
+  const { full, redacted, none } = s.traces.content;
+  const notes: string[] = [];
+  if (redacted > 0) {
+    notes.push(`${name} (${s.runId}): ${redacted === s.traces.passes ? 'redacted' : `${plural(redacted, 'pass', 'passes')} redacted`} ` +
+      '(--redact content): traces hold hashes and sizes, not the conversation.');
+  }
+  if (none > 0 && full + redacted > 0) {
+    notes.push(`${name} (${s.runId}): ${plural(none, 'pass', 'passes')} in trace format 1, which holds no conversation.`);
+  } else if (none > 0) {
+    notes.push(`${name} (${s.runId}): trace format 1, which holds no conversation (no transcripts, no replay).`);
+  }
+  return notes;
 }
 
 function runNotes(a: LoadedRun, b: LoadedRun): string[] {

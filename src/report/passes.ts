@@ -1,7 +1,7 @@
 // Reads one trace at a time into compact per-pass records: counts per step-run and per tool,
 // never the events themselves, so memory grows with passes and steps, not with events.
-import { OUTCOMES, readTrace, TraceFormatError } from '../trace/index.ts';
-import type { Outcome, StepEndReason, TraceEvent } from '../trace/index.ts';
+import { CONTENT_LEVELS, OUTCOMES, PassOrder, readTrace } from '../trace/index.ts';
+import type { ContentLevel, Outcome, StepEndReason, TraceEvent, TraceFormatError } from '../trace/index.ts';
 import { canonicalArm, tracePath } from './results.ts';
 
 /** DESIGN.md "Metrics": an identical-repeat is the 3rd or later identical call in its pass. */
@@ -61,22 +61,28 @@ export interface PassRecord {
   error: string | undefined;
   steps: StepRun[];
   events: number;
+  /** How much of the conversation the trace holds (`none`: format 1). */
+  content: ContentLevel;
 }
 
 export interface TraceTally {
   files: number;
   events: number;
+  /** Each trace file once, by its last pass: these four add up to `files`. */
+  fileStates: { complete: number; incomplete: number; empty: number; damaged: number };
   /** Passes whose trace does not end with pass.end (interrupted, or restarted in the same file). */
   incomplete: number;
   /** Complete passes with the rung, arm and pass index of one read before (first one kept). */
   duplicates: number;
-  /** Traces with a line that is not an event (not counting a torn last line). */
+  /** Passes with an event that breaks the format (shape, version, order); left out of every figure. */
   damaged: number;
   tornLines: number;
   /** step.start with no step.end in a complete pass. */
   unfinishedSteps: number;
   /** Complete passes that pass.end says a harness error ended (a server that did not start, say). */
   harnessErrors: number;
+  /** Complete passes by how much of the conversation they recorded (`none`: trace format 1). */
+  content: Record<ContentLevel, number>;
   /** The first few problems, one line each, for the report. */
   problems: string[];
 }
@@ -106,8 +112,13 @@ class PassAcc {
   configured = 0;
   events = 0;
   end: { passed: boolean; error: string | undefined } | undefined;
+  /** The first event that broke the format or the order of a pass: `line: problem`. */
+  damage: string | undefined;
+  readonly order: PassOrder;
 
-  constructor(readonly start: Extract<TraceEvent, { type: 'pass.start' }>) {}
+  constructor(readonly start: Extract<TraceEvent, { type: 'pass.start' }>) {
+    this.order = new PassOrder(start);
+  }
 
   step(step: number, t: number): StepAcc {
     let acc = this.steps.get(step);
@@ -181,54 +192,91 @@ class PassAcc {
   }
 }
 
-/** Reads one trace file, calling `onPass` for each complete pass in it; updates `tally`. */
+/**
+ * Reads one trace file, calling `onPass` for each complete, undamaged pass in it; updates
+ * `tally`. Nothing in a file stops the reading: a line that breaks the format, or an event out
+ * of order, marks the pass it is in as damaged (named once in the problems) and that pass is
+ * left out of every figure; the passes around it still count.
+ */
 export async function readPasses(dir: string, path: string, tally: TraceTally, onPass: (pass: PassRecord) => void): Promise<void> {
   const file = tracePath(dir, path);
   const problem = (line: string): void => {
     if (tally.problems.length < MAX_PROBLEMS) tally.problems.push(line);
   };
   let current: PassAcc | undefined;
-  let last: TraceEvent['type'] | undefined;
-  const reader = readTrace(path);
-  tally.files += 1;
-  try {
-    for await (const event of reader) {
-      tally.events += 1;
-      last = event.type;
-      if (event.type === 'pass.start') {
-        // A resumed pass appends a fresh start to its file; what came before it never ended.
-        if (current !== undefined && current.end === undefined) tally.incomplete += 1;
-        current = new PassAcc(event);
-      }
-      current?.add(event);
+  /** Damage seen before any pass.start: an attempt whose start cannot be read, left out whole. */
+  let orphan: string | undefined;
+  const damage = (where: string): void => {
+    if (current === undefined) orphan ??= where;
+    else current.damage ??= where;
+  };
+  const finish = (acc: PassAcc): 'complete' | 'incomplete' | 'damaged' => {
+    const { rung, arm, pass, seed, content } = acc.start;
+    const label = `${rung} ${arm} pass ${pass}`;
+    if (acc.damage !== undefined) {
+      tally.damaged += 1;
+      problem(`${file}:${acc.damage}; ${label} left out`);
+      return 'damaged';
     }
-  } catch (error) {
-    if (!(error instanceof TraceFormatError)) throw error;
+    if (acc.end === undefined) {
+      tally.incomplete += 1;
+      return 'incomplete';
+    }
+    tally.unfinishedSteps += acc.steps.size;
+    if (acc.end.error !== undefined) {
+      tally.harnessErrors += 1;
+      problem(`${file}: ${label} ended by a harness error: ${acc.end.error.slice(0, MAX_ERROR_CHARS)}`);
+    }
+    const level: ContentLevel = acc.start.v < 2 ? 'none' : (content ?? 'none');
+    tally.content[level] += 1;
+    onPass({
+      rung, arm: canonicalArm(arm), pass, seed, file, passed: acc.end.passed, error: acc.end.error,
+      steps: acc.done.sort((x, y) => x.step - y.step), events: acc.events, content: level,
+    });
+    return 'complete';
+  };
+  const unreadable = (): 'damaged' => {
     tally.damaged += 1;
-    problem(`${file}:${error.message.slice(path.length + 1)}; this trace was left out`);
-    return;
+    problem(`${file}:${orphan}; no pass could be read from these lines`);
+    orphan = undefined;
+    return 'damaged';
+  };
+  let last: ReturnType<typeof finish> | undefined;
+  const reader = readTrace(path, {
+    onDamaged: (error: TraceFormatError) => damage(`${error.line}: ${error.problem}`),
+  });
+  tally.files += 1;
+  for await (const event of reader) {
+    tally.events += 1;
+    if (event.type === 'pass.start') {
+      // A resumed pass appends a fresh start to its file; what came before it never ended.
+      if (current !== undefined) last = finish(current);
+      else if (orphan !== undefined) last = unreadable();
+      current = new PassAcc(event);
+    } else if (current === undefined) {
+      orphan ??= `${reader.line}: ${event.type} before any pass.start`;
+      continue;
+    } else {
+      const wrong = current.order.problem(event);
+      if (wrong !== undefined) current.damage ??= `${reader.line}: ${wrong}`;
+    }
+    current.add(event);
   }
   if (reader.torn !== undefined) {
     tally.tornLines += 1;
     problem(`${file}:${reader.torn.line}: torn last line (${reader.torn.bytes} bytes) skipped`);
   }
-  if (current === undefined) return;
-  if (last !== 'pass.end' || current.end === undefined) {
-    tally.incomplete += 1;
-    return;
-  }
-  tally.unfinishedSteps += current.steps.size;
-  const { rung, arm, pass, seed } = current.start;
-  if (current.end.error !== undefined) {
-    tally.harnessErrors += 1;
-    problem(`${file}: ${rung} ${arm} pass ${pass} ended by a harness error: ${current.end.error.slice(0, MAX_ERROR_CHARS)}`);
-  }
-  onPass({
-    rung, arm: canonicalArm(arm), pass, seed, file, passed: current.end.passed, error: current.end.error,
-    steps: current.done.sort((x, y) => x.step - y.step), events: current.events,
-  });
+  // A pass.end cut just short of its newline may not be whole: as the runner does, count it cut short.
+  if (current !== undefined && reader.unterminated) current.end = undefined;
+  if (current !== undefined) last = finish(current);
+  else if (orphan !== undefined) last = unreadable();
+  tally.fileStates[last ?? 'empty'] += 1;
 }
 
 export function emptyTraceTally(): TraceTally {
-  return { files: 0, events: 0, incomplete: 0, duplicates: 0, damaged: 0, tornLines: 0, unfinishedSteps: 0, harnessErrors: 0, problems: [] };
+  return {
+    files: 0, events: 0, fileStates: { complete: 0, incomplete: 0, empty: 0, damaged: 0 }, incomplete: 0, duplicates: 0, damaged: 0,
+    tornLines: 0, unfinishedSteps: 0, harnessErrors: 0,
+    content: Object.fromEntries(CONTENT_LEVELS.map((level) => [level, 0])) as Record<ContentLevel, number>, problems: [],
+  };
 }

@@ -32,7 +32,7 @@ export function agentFactory(choice: ModelChoice): AgentFactory {
   if (choice.synthetic) {
     return (rung, seed, workspace, oneShot) => {
       const policy = choice.policy === 'mix' || choice.policy === undefined ? rung.syntheticPolicy : choice.policy;
-      return { model: createSyntheticModel(policy, { script: scriptOf(rung, workspace), seed, oneShot }) };
+      return { model: createSyntheticModel(policy, { script: scriptOf(rung, workspace), seed, oneShot, workspace }) };
     };
   }
   // Fails now, before any folder exists, when a key or URL is missing.

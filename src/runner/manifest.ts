@@ -30,6 +30,11 @@ export interface ManifestOptions {
   /** `i/n`, or null for the whole run. */
   shard: string | null;
   concurrency: number;
+  /**
+   * How much of the conversation the traces hold: `full`, or `redacted` (`--redact content`).
+   * Absent in runs made before traces held content (trace format 1).
+   */
+  content?: 'full' | 'redacted';
 }
 
 /** Field order is the file format. */
@@ -115,6 +120,7 @@ export function differences(a: Manifest, b: Manifest, options: { shard: boolean 
   same('seed', a.seed, b.seed);
   same('time factor', a.timeFactor, b.timeFactor);
   same('mode', a.options.mode, b.options.mode);
+  same('content', a.options.content ?? 'full', b.options.content ?? 'full');
   if (options.shard) same('shard', a.options.shard, b.options.shard);
   const names = (m: Manifest) => m.rungs.map((r) => r.name);
   same('rungs', names(a), names(b));

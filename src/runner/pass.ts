@@ -9,11 +9,11 @@ import { Lane, LaneConfigError, parseArm } from '../lane/index.ts';
 import type { ChatMessage } from '../models/index.ts';
 import { answerCheckOf, runChecks } from '../rungs/checks.ts';
 import type { Rung, RungStep } from '../rungs/schema.ts';
-import { TraceWriter } from '../trace/index.ts';
-import type { Emit } from '../trace/index.ts';
+import { Scrubber, TraceWriter } from '../trace/index.ts';
+import type { Emit, Secret } from '../trace/index.ts';
 import type { AgentFactory } from './agents.ts';
 import type { PassId } from './plan.ts';
-import { databasePath, passServers } from './servers.ts';
+import { databasePath, passServers, serverSecrets } from './servers.ts';
 import { callTimeouts, CONNECT_TIMEOUT_MS, stepTimeLimitMs } from './timing.ts';
 import { makePassFolder } from './workspace.ts';
 
@@ -30,6 +30,10 @@ export interface PassInput {
   signal?: AbortSignal;
   /** Sees every tool list the lane offers (rungs validate: which tools exist). */
   onTools?: (names: readonly string[]) => void;
+  /** `redacted`: hashes and byte counts instead of the conversation (`--redact content`). */
+  content?: 'full' | 'redacted';
+  /** Values scrubbed from the trace besides the rung's own server env and headers (API keys). */
+  secrets?: readonly Secret[];
 }
 
 export interface StepOutcome {
@@ -56,9 +60,12 @@ function stepPassed(result: StepResult, checks: readonly { passed: boolean }[]):
 export async function runPass(input: PassInput): Promise<PassOutcome> {
   const { rung, id } = input;
   const started = performance.now();
-  using trace = TraceWriter.open(input.tracePath, { startedAt: started, now: () => performance.now() });
+  const content = input.content ?? 'full';
+  await using folder = await makePassFolder(input.tempRoot, rung.setup.files);
+  const scrubber = new Scrubber({ secrets: [...(input.secrets ?? []), ...serverSecrets(rung)], workspace: folder.workspace });
+  using trace = TraceWriter.open(input.tracePath, { startedAt: started, now: () => performance.now(), scrubber, content });
   const emit = trace.emit;
-  emit({ type: 'pass.start', rung: id.rung, arm: id.arm, pass: id.pass, seed: id.seed, time: new Date().toISOString() });
+  emit({ type: 'pass.start', rung: id.rung, arm: id.arm, pass: id.pass, seed: id.seed, time: new Date().toISOString(), content });
   const end = (outcome: PassOutcome): PassOutcome => {
     if (!outcome.interrupted) {
       emit({
@@ -69,7 +76,6 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
     return outcome;
   };
 
-  await using folder = await makePassFolder(input.tempRoot, rung.setup.files);
   const arm = parseArm(id.arm);
   let lane: Lane;
   try {
@@ -115,7 +121,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
     return { step: index, passed, reason: result.reason, checks };
   };
   const context = {
-    model: agent.model, lane: toolLane, emit, signal: input.signal,
+    model: agent.model, lane: toolLane, emit, scrubber, signal: input.signal,
     clock: () => performance.now() - started,
     ...(agent.sampling === undefined ? {} : { sampling: agent.sampling }),
   };

@@ -15,6 +15,8 @@ import type { ModelChoice } from './model.ts';
 import { canonicalArms } from './plan.ts';
 import { findRungFiles, InputError, loadRungFiles } from './rungFiles.ts';
 import { formatShard, parseShard, RunUsageError } from './seeds.ts';
+import { credentialsIn } from '../trace/index.ts';
+import type { Secret } from '../trace/index.ts';
 
 export const DEFAULT_PASSES = 10;
 export const DEFAULT_ARMS = ['on', 'off'];
@@ -37,6 +39,8 @@ export interface RunRequest {
   shard?: string;
   timeFactor?: number;
   mode?: 'steps' | 'oneshot';
+  /** `content`: record hashes and byte counts instead of the conversation. */
+  redact?: 'content';
 }
 
 export interface RunWorld {
@@ -55,6 +59,8 @@ export interface PreparedRun {
   resume: boolean;
   /** The rung's own factor unless --time-factor overrides it. */
   timeFactorOf: (rung: LoadedRung) => number;
+  /** Credentials in the environment (API keys, tokens), scrubbed from every trace. */
+  secrets: Secret[];
 }
 
 function positiveInt(flag: string, value: number | undefined, problems: string[]): void {
@@ -124,6 +130,7 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
       mode: request.mode ?? previous?.options.mode ?? 'steps',
       shard: shard ?? previous?.options.shard ?? null,
       concurrency: request.concurrency ?? (choice.synthetic ? DEFAULT_SYNTHETIC_CONCURRENCY : DEFAULT_MODEL_CONCURRENCY),
+      content: request.redact === 'content' ? 'redacted' : (previous?.options.content ?? 'full'),
     },
     status: 'running',
     startedAt: previous?.startedAt ?? now.toISOString(),
@@ -137,6 +144,7 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
   return {
     out, manifest, rungs, choice, agent, resume: previous !== undefined,
     timeFactorOf: (loaded) => timeFactor ?? loaded.rung.timeFactor,
+    secrets: credentialsIn(world.env),
   };
 }
 

@@ -53,7 +53,7 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
   runLog.emit({
     type: 'run.start', runId: manifest.runId, time: new Date().toISOString(), ladderVersion: manifest.ladderVersion,
     'gen_ai.request.model': manifest.model.spec, arms: manifest.arms, passes: manifest.passes, seed: manifest.seed,
-    rungs: manifest.rungs.map((r) => r.name),
+    rungs: manifest.rungs.map((r) => r.name), content: manifest.options.content ?? 'full',
   });
 
   const byName = new Map(prepared.rungs.map((loaded) => [loaded.rung.name, loaded]));
@@ -90,6 +90,7 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
         const outcome = await runPass({
           rung: loaded.rung, id, tracePath: file, agent: prepared.agent, timeFactor: prepared.timeFactorOf(loaded),
           mode: manifest.options.mode, tempRoot, ...(world.signal === undefined ? {} : { signal: world.signal }),
+          content: manifest.options.content ?? 'full', secrets: prepared.secrets,
         });
         // A pass that ends as Ctrl-C lands may have seen its servers die of the same signal
         // (a terminal sends it to the whole process group): it is made again, not kept.

@@ -8,13 +8,15 @@ import { fileURLToPath } from 'node:url';
 import { LaneConfigError, nodeCommand, nodePackage } from '../lane/index.ts';
 import type { ServerConfig } from '../lane/index.ts';
 import type { Rung, ServerSpec } from '../rungs/schema.ts';
+import { WORKSPACE_TOKEN } from '../trace/index.ts';
+import type { Secret } from '../trace/index.ts';
 import { FaultPlan } from '../server/faults.ts';
 import { parseConfig, parseFaults } from '../server/options.ts';
 import { TOOL_NAMES } from '../server/tools.ts';
 
 /** The `ladder` entry point: the workbench runs as `process.execPath bin/ladder.js serve`. */
 export const LADDER_BIN = fileURLToPath(new URL('../../bin/ladder.js', import.meta.url));
-export const WORKSPACE_TOKEN = '{workspace}';
+export { WORKSPACE_TOKEN };
 const DEFAULT_DB_FILE = 'workbench.db';
 
 export function substitute(text: string, workspace: string): string {
@@ -29,6 +31,19 @@ export function substituteDeep(value: unknown, workspace: string): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteDeep(v, workspace)]));
   }
   return value;
+}
+
+/**
+ * What the trace must never hold of a rung's servers: every env value and header value given
+ * to them (a value made from `{workspace}` is a path, scrubbed as the workspace instead).
+ */
+export function serverSecrets(rung: Rung): Secret[] {
+  return Object.entries(rung.servers).flatMap(([name, spec]) => {
+    const given: Record<string, Record<string, string>> = 'url' in spec ? { header: spec.headers } : 'workbench' in spec ? {} : { env: spec.env };
+    return Object.entries(given).flatMap(([kind, values]) => Object.entries(values)
+      .filter(([, value]) => !value.includes(WORKSPACE_TOKEN))
+      .map(([key, value]) => ({ name: `servers.${name}.${kind}.${key}`, value })));
+  });
 }
 
 export interface PassServerInput {

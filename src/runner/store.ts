@@ -1,8 +1,9 @@
 // The results folder (docs/runner.md "Results"): where each file lives, and whether a pass's
-// trace is complete. A pass is complete iff its last event is pass.end; anything else
-// (missing, cut short, a torn last line) is rerun on --resume.
-import { open, readdir, rm, stat } from 'node:fs/promises';
+// trace is complete. A pass is complete iff its last event is pass.end and no line of it is
+// damaged; anything else (missing, cut short, a torn last line, damage) is rerun on --resume.
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { passFileState } from '../trace/index.ts';
 import type { PassId } from './plan.ts';
 
 export const MANIFEST = 'manifest.json';
@@ -14,39 +15,19 @@ export function tracePath(out: string, id: Pick<PassId, 'rung' | 'armSlug' | 'pa
   return join(out, TRACES, id.rung, id.armSlug, `${id.pass}.jsonl`);
 }
 
-/** Enough of the file's end to hold its last event: pass.end is a short line. */
-const TAIL_BYTES = 4096;
-
 export interface PassEndRecord {
   passed: boolean;
 }
 
-/** The pass.end event of a complete trace, or undefined when the pass is missing or incomplete. */
+/**
+ * The pass.end of a trace that holds a whole, sound pass; undefined when the pass is missing,
+ * cut short (a torn or unterminated last line included) or damaged, so --resume makes it again.
+ * The whole file is read: a pass with a damaged line in the middle is one no report would
+ * count, so keeping it would leave a hole in the run.
+ */
 export async function completedPass(file: string): Promise<PassEndRecord | undefined> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const { size } = await handle.stat();
-    const length = Math.min(size, TAIL_BYTES);
-    const buffer = Buffer.alloc(length);
-    await handle.read(buffer, 0, length, size - length);
-    const text = buffer.toString('utf8');
-    // Written with its newline in one write: a last line without one was cut mid-write.
-    if (!text.endsWith('\n')) return undefined;
-    const last = text.trimEnd().split('\n').pop() ?? '';
-    try {
-      const event = JSON.parse(last) as { type?: unknown; passed?: unknown };
-      return event.type === 'pass.end' ? { passed: event.passed === true } : undefined;
-    } catch {
-      return undefined;
-    }
-  } finally {
-    await handle.close();
-  }
+  const found = await passFileState(file);
+  return found.state === 'complete' ? { passed: found.passed } : undefined;
 }
 
 export async function exists(path: string): Promise<boolean> {

@@ -1,184 +1,52 @@
 // Trace events: one JSONL line each, written as they happen (DESIGN.md "Results and traces").
+// The types are inferred from the zod shapes in schema.ts, which readers validate against, so
+// what the writer may write and what a reader accepts cannot drift apart.
 //
-// Field names: where OpenTelemetry's GenAI or MCP semantic conventions name an attribute, the
-// event carries it under that dotted name (`gen_ai.tool.name`, `mcp.method.name`,
-// `gen_ai.usage.input_tokens`, `error.type`, ...), so a trace maps onto spans without a
-// lookup table. The fields DESIGN.md names (`turn`, `round`, `server`, `tool`, `key`, `outcome`,
-// `ms`, ...) keep those short names: they have no OpenTelemetry equivalent, and the report
-// layer reads them. No field holds a secret: environment values, headers, API keys and
-// argument values never enter an event (arguments appear only as a hash and a byte count).
-
+// Secrets never enter an event as written: the writer scrubs the values of environment
+// variables given to servers or named like a key, token, secret or password, and the pass's
+// temporary workspace path (written `{workspace}`, as rung files write it), from every string
+// (scrub.ts). `--redact content` keeps only hashes and byte counts of the conversation
+// (redact.ts).
+import type { z } from 'zod';
 import type { RosterCounters } from '../reliability/roster.ts';
+import { EVENT_SHAPES, EVENT_TYPES, OUTCOMES } from './schema.ts';
+import type { CONTENT_LEVELS, EventType, STEP_END_REASONS } from './schema.ts';
 
-/** Bumped when a field changes meaning or disappears; adding an optional field does not. */
-export const TRACE_VERSION = 1;
+export { TRACE_VERSION, OLDEST_TRACE_VERSION, EVENT_TYPES, OUTCOMES, STEP_END_REASONS, CONTENT_LEVELS } from './schema.ts';
+export type { EventType, ContentLevel } from './schema.ts';
 
-export const EVENT_TYPES = [
-  'run.start',
-  'pass.start',
-  'step.start',
-  'model.request',
-  'model.response',
-  'tools.list',
-  'tool.call',
-  'step.end',
-  'pass.end',
-  'run.end',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export const OUTCOMES = ['ok', 'failed', 'timeout', 'refused', 'unavailable', 'short_circuited'] as const;
 /** What happened to one tool call (DESIGN.md "Reliability contracts"). */
 export type Outcome = (typeof OUTCOMES)[number];
+export type StepEndReason = (typeof STEP_END_REASONS)[number];
+export type Content = (typeof CONTENT_LEVELS)[number];
 
-export type StepEndReason = 'answered' | 'ceiling' | 'time_limit' | 'errored';
+type Shape<T extends EventType> = z.infer<(typeof EVENT_SHAPES)[T]>;
 
-interface Stamp<T extends EventType> {
-  /** Format version, TRACE_VERSION when written. */
-  v: number;
-  type: T;
-  /** Milliseconds since the pass started (for run.start and run.end, since the run started). */
-  t: number;
-}
+export type RunStart = Shape<'run.start'>;
+export type PassStart = Shape<'pass.start'>;
+export type StepStart = Shape<'step.start'>;
+export type MessageEvent = Shape<'message'>;
+export type ModelRequest = Shape<'model.request'>;
+export type ModelResponse = Shape<'model.response'>;
+export type ModelToolCall = ModelResponse['toolCalls'][number];
+/** The six counters are the roster cache's own, so the trace cannot drift from what the cache counts. */
+export type ToolsList = Shape<'tools.list'> & RosterCounters;
+export type ToolCallEvent = Shape<'tool.call'>;
+export type StepEnd = Shape<'step.end'>;
+export type FailedCheck = StepEnd['failedChecks'][number];
+export type PassEnd = Shape<'pass.end'>;
+export type RunEnd = Shape<'run.end'>;
 
-export interface RunStart extends Stamp<'run.start'> {
-  runId: string;
-  /** Wall-clock start, ISO 8601; `t` is relative to it. */
-  time: string;
-  ladderVersion: string;
-  /** The model spec, e.g. `ollama:qwen3:8b`; never an API key. */
-  'gen_ai.request.model': string;
-  arms: string[];
-  passes: number;
-  seed: number;
-  rungs: string[];
-}
-
-export interface PassStart extends Stamp<'pass.start'> {
-  rung: string;
-  /** The arm in canonical form (src/lane/arm.ts formatArm). */
-  arm: string;
-  /** 0-based index of the pass within its rung and arm. */
-  pass: number;
-  seed: number;
-  time: string;
-}
-
-export interface StepStart extends Stamp<'step.start'> {
-  /** 0-based step index; the lane's turn for this step is `step + 1`. */
-  step: number;
-  ceiling: number;
-  timeLimitMs: number;
-}
-
-export interface ModelRequest extends Stamp<'model.request'> {
-  step: number;
-  round: number;
-  'gen_ai.operation.name': 'chat';
-  'gen_ai.provider.name': string;
-  'gen_ai.request.model': string;
-  /** Tools offered on this request; 0 while servers are configured is a zero-tool round. */
-  tools: number;
-  messages: number;
-  messageBytes: number;
-}
-
-export interface ModelToolCall {
-  /** The qualified name the model asked for. */
-  'gen_ai.tool.name': string;
-  /** Hash of the call key, the same as the matching tool.call's `key`. */
-  key: string;
-}
-
-export interface ModelResponse extends Stamp<'model.response'> {
-  step: number;
-  round: number;
-  'gen_ai.usage.input_tokens': number | null;
-  'gen_ai.usage.output_tokens': number | null;
-  'gen_ai.response.finish_reasons': string[];
-  ms: number;
-  attempts: number;
-  textBytes: number;
-  toolCalls: ModelToolCall[];
-  /** Set when the provider failed after its retries; the step then ends `errored`. */
-  'error.type'?: string;
-}
-
-/** One turn's roster, as the lane fixed it when the turn opened (DESIGN.md "Roster cache"). */
-// The six counters are the roster cache's own (configured, reached, listed, registered,
-// unavailable, cached), so the trace cannot drift from what the cache counts.
-export interface ToolsList extends Stamp<'tools.list'>, RosterCounters {
-  'mcp.method.name': 'tools/list';
-  turn: number;
-  /** Tools offered to the model, `harness__refresh_tools` included when offered. */
-  tools: number;
-  /** Servers whose listing was attempted this turn and failed. */
-  failed: string[];
-  ms: number;
-}
-
-export interface ToolCallEvent extends Stamp<'tool.call'> {
-  'mcp.method.name': 'tools/call';
-  /** The qualified name the model called (`server__tool`). */
-  'gen_ai.tool.name': string;
-  turn: number;
-  round: number;
-  /** The configured server name ('' when the name routes to no server). */
-  server: string;
-  /** The tool's own name on its server. */
-  tool: string;
-  /** sha256 of the call key, first 16 hex digits: equal keys are identical calls. */
-  key: string;
-  outcome: Outcome;
-  ms: number;
-  /** UTF-8 bytes of the arguments as JSON. */
-  argBytes: number;
-  /** UTF-8 bytes of the text the model got back. */
-  resultBytes: number;
-  /** Present when outcome is not ok: `tool_error`, `timeout`, an MCP error code, or the mechanism. */
-  'error.type'?: string;
-  /** The call was the one probe let through a half-open circuit. */
-  probe?: true;
-  /** The tool is deterministic (rung config or a trusted server hint): the report splits repeat rates on it. */
-  deterministic?: boolean;
-}
-
-export interface FailedCheck {
-  check: string;
-  why: string;
-}
-
-export interface StepEnd extends Stamp<'step.end'> {
-  step: number;
-  passed: boolean;
-  reason: StepEndReason;
-  failedChecks: FailedCheck[];
-  rounds: number;
-  calls: number;
-  ms: number;
-  /** `t` of the first model response whose text would already pass the step's answer checks. */
-  answeredAt?: number;
-}
-
-export interface PassEnd extends Stamp<'pass.end'> {
-  /** Every step passed. */
-  passed: boolean;
-  steps: number;
-  ms: number;
-  /** A harness failure that ended the pass early (not a model failure). */
-  error?: string;
-}
-
-export interface RunEnd extends Stamp<'run.end'> {
-  status: 'complete' | 'interrupted' | 'failed';
-  passes: number;
-  ms: number;
-}
+/** A message as a `message` event records it (the assistant's are on model.response). */
+export type RecordedMessage = MessageEvent['message'];
+export type RecordedAssistantMessage = NonNullable<ModelResponse['message']>;
+export type RecordedToolSpec = NonNullable<ToolsList['offered']>[number];
 
 export type TraceEvent =
   | RunStart
   | PassStart
   | StepStart
+  | MessageEvent
   | ModelRequest
   | ModelResponse
   | ToolsList

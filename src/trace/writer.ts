@@ -14,6 +14,8 @@ import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TRACE_VERSION } from './events.ts';
 import type { Emit, EventType, TraceEvent, TraceEventInput } from './events.ts';
+import { redactEvent } from './redact.ts';
+import type { Scrubber } from './scrub.ts';
 
 /** About two hundred tool calls' events per write, so the system call is amortised. */
 export const FLUSH_BYTES = 64 * 1024;
@@ -27,14 +29,25 @@ export interface StampOptions {
   now?: () => number;
   /** `now()` at the start of the pass; defaults to `now()` when the trace is made. */
   startedAt?: number;
+  /** Secrets and the workspace path, taken out of every string before it is written. */
+  scrubber?: Scrubber;
+  /** `redacted`: hashes and byte counts instead of the conversation (`--redact content`). */
+  content?: 'full' | 'redacted';
 }
 
-/** Stamps `v` and `t` on events; `t` keeps microseconds, which orders in-memory calls. */
+/**
+ * Scrubs, redacts and stamps `v` and `t` on events; `t` keeps microseconds, which orders
+ * in-memory calls.
+ */
 function stamper(options: StampOptions): (event: TraceEventInput) => TraceEvent {
   const now = options.now ?? (() => performance.now());
   const startedAt = options.startedAt ?? now();
-  return (event) => {
+  const scrubber = options.scrubber?.empty === false ? options.scrubber : undefined;
+  const redact = options.content === 'redacted';
+  return (input) => {
     const t = Math.round((now() - startedAt) * 1000) / 1000;
+    const scrubbed = scrubber === undefined ? input : scrubber.deep(input);
+    const event = redact ? redactEvent(scrubbed) : scrubbed;
     // `v`, `type`, `t` first: the field order is the file format, and a reader skimming a
     // line sees what it is before what it says. Assigning `type` again keeps its place.
     return Object.assign({ v: TRACE_VERSION, type: event.type, t }, event) as TraceEvent;

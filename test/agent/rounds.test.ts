@@ -45,7 +45,9 @@ describe('model events', () => {
     expect(asked).toEqual([{ 'gen_ai.tool.name': 'wb__read', key: made[0]!.key }]);
     expect(result.toolsOfferedPerRound).toEqual([3, 3]);
     expect(result.calls).toEqual([{ tool: 'wb__read', key: callKey('wb__read', { path: 'a.txt' }), outcome: 'ok' }]);
-    expect(trace.events.map((e) => e.type)).toEqual(['tools.list', 'model.request', 'model.response', 'tool.call', 'model.request', 'model.response']);
+    expect(trace.events.map((e) => e.type)).toEqual([
+      'message', 'tools.list', 'model.request', 'model.response', 'tool.call', 'message', 'model.request', 'model.response',
+    ]);
   });
 
   it('stamps answeredAt with the clock at the first response that passes the answer check', async () => {

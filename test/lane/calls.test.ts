@@ -152,18 +152,21 @@ describe('tool.call events', () => {
   it('record where, what and how big, with the call key hashed and argument order ignored', async () => {
     const server = new ScriptedServer([fixed('greet', 'héllo')]);
     const { lane, trace } = await laneOver(server);
-    await lane.call('s__greet', { b: 2, a: 'x' }, { round: 3 });
+    await lane.call('s__greet', { b: 2, a: 'x' }, { round: 3, id: 'call_7' });
     await lane.call('s__greet', { a: 'x', b: 2 }, { round: 4 });
     await lane.close();
     const [first, second] = trace.ofType('tool.call');
     const expectedKey = createHash('sha256').update('s__greet\n{"a":"x","b":2}').digest('hex').slice(0, 16);
     expect(first).toMatchObject({
-      v: 1, type: 'tool.call', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 's__greet',
+      v: 2, type: 'tool.call', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 's__greet',
       turn: 1, round: 3, server: 's', tool: 'greet', key: expectedKey, outcome: 'ok',
       argBytes: Buffer.byteLength('{"b":2,"a":"x"}'), resultBytes: 6,
+      // The model's id for the call, which its tool message carries too.
+      'gen_ai.tool.call.id': 'call_7',
     });
     expect(first!.ms).toBeGreaterThan(0);
     expect(second!.key).toBe(first!.key);
+    expect(second).not.toHaveProperty('gen_ai.tool.call.id');
   });
 
   it('answer a call to a tool not in the turn with text, and send nothing', async () => {

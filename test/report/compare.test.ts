@@ -115,6 +115,9 @@ describe('compare two runs', () => {
     expect(report.notes).toEqual([
       'Rung files changed between the runs: r1; their pairs compare different tasks.',
       'Arms only in A, not compared: breaker=off,circuit=on,repeats=on,deadline=on,roster=on,cap=on.',
+      // The test runs are written in trace format 1 (test/report/runBuilder.ts).
+      'A (before): trace format 1, which holds no conversation (no transcripts, no replay).',
+      'B (after): trace format 1, which holds no conversation (no transcripts, no replay).',
     ]);
   });
 

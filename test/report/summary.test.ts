@@ -45,8 +45,8 @@ describe('reading traces', () => {
     lines[2] = 'not json';
     writeFileSync(path, lines.join('\n'));
     const s = await summarizeRun(dir);
-    expect(s.traces).toMatchObject({ passes: 1, damaged: 1 });
-    expect(s.traces.problems).toEqual(['traces/p001.jsonl:3: not a JSON object; the trace is damaged here; this trace was left out']);
+    expect(s.traces).toMatchObject({ passes: 1, damaged: 1, fileStates: { complete: 1, incomplete: 0, empty: 0, damaged: 1 } });
+    expect(s.traces.problems).toEqual(['traces/p001.jsonl:3: not JSON; r on pass 1 left out']);
   });
 
   it('keeps the first of two traces of one pass and counts the other as a duplicate', async () => {

@@ -52,13 +52,14 @@ describe('runPass', () => {
     expect(processesMentioning(join(tempRoot, seen[0]!))).toEqual([]);
     const { events } = await readTraceAll(join(tempRoot, 'trace.jsonl'));
     expect(events.map((e) => e.type)).toEqual([
-      'pass.start', 'step.start', 'tools.list', 'model.request', 'model.response', 'tool.call', 'model.request', 'model.response', 'step.end', 'pass.end',
+      'pass.start', 'step.start', 'message', 'tools.list', 'model.request', 'model.response', 'tool.call', 'message',
+      'model.request', 'model.response', 'step.end', 'pass.end',
     ]);
     expect(events.at(-2)).toMatchObject({ type: 'step.end', step: 0, passed: true, reason: 'answered', failedChecks: [], rounds: 2, calls: 1 });
     // The reference answer passes the answer check when it is given: time-to-answer is then.
     const answeredAt = (events.at(-2) as { answeredAt?: number }).answeredAt!;
-    expect(answeredAt).toBeGreaterThanOrEqual(events[7]!.t);
-    expect(answeredAt).toBeLessThanOrEqual(events[8]!.t);
+    expect(answeredAt).toBeGreaterThanOrEqual(events[9]!.t);
+    expect(answeredAt).toBeLessThanOrEqual(events[10]!.t);
   }, 60_000);
 
   it('records a server that does not start as the pass\'s error, not as a failed step', async () => {

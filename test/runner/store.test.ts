@@ -26,6 +26,17 @@ describe('completedPass', () => {
     expect(await completedPass(await write(`${start}{"v":1,"type":"pass.end","t":5,"passed":true,"steps":1,"ms":5}`))).toBeUndefined();
     expect(await completedPass('/nonexistent/trace.jsonl')).toBeUndefined();
   });
+
+  it('reads a pass with a damaged line or an event out of order as not complete, so resume makes it again', async () => {
+    const end = '{"v":1,"type":"pass.end","t":5,"passed":true,"steps":1,"ms":5}\n';
+    expect(await completedPass(await write(`${start}not json\n${end}`))).toBeUndefined();
+    const stepEnd = '{"v":1,"type":"step.end","t":3,"step":0,"passed":true,"reason":"answered","failedChecks":[],"rounds":1,"calls":0,"ms":1}\n';
+    expect(await completedPass(await write(`${start}${stepEnd}${end}`))).toBeUndefined();
+    const { failedChecks: _gone, ...broken } = JSON.parse(stepEnd) as Record<string, unknown>;
+    const stepStart = '{"v":1,"type":"step.start","t":2,"step":0,"ceiling":4,"timeLimitMs":1000}\n';
+    expect(await completedPass(await write(`${start}${stepStart}${JSON.stringify(broken)}\n${end}`))).toBeUndefined();
+    expect(await completedPass(await write(`${start}${stepStart}${stepEnd}${end}`))).toEqual({ passed: true });
+  });
 });
 
 describe('differences', () => {

@@ -126,7 +126,13 @@ describe('TraceWriter in a process that dies mid-pass', () => {
     writeFileSync(script, [
       `import { TraceWriter } from ${JSON.stringify(writer)};`,
       `const trace = TraceWriter.open(${JSON.stringify(path)});`,
-      `const emit = (type, extra = {}) => trace.emit({ type, step: 0, passed: true, steps: 1, ms: 1, ...extra });`,
+      `const valid = ${JSON.stringify({
+        'pass.start': { rung: 'r', arm: 'on', pass: 0, seed: 1, time: '2026-01-01T00:00:00.000Z' },
+        'step.start': { step: 0, ceiling: 4, timeLimitMs: 1000 },
+        'step.end': { step: 0, passed: true, reason: 'answered', failedChecks: [], rounds: 1, calls: 0, ms: 1 },
+        'pass.end': { passed: true, steps: 1, ms: 1 },
+      })};`,
+      `const emit = (type) => trace.emit({ type, ...valid[type] });`,
       `const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));`,
       body,
     ].join('\n'));
@@ -200,7 +206,40 @@ describe('TraceReader', () => {
     appendFileSync(path, '{"v":1,"type":"step.e\n');
     appendFileSync(path, `${JSON.stringify({ v: 1, type: 'pass.end', t: 1, passed: true, steps: 0, ms: 1 })}\n`);
     await expect(readTraceAll(path)).rejects.toThrow(TraceFormatError);
-    await expect(readTraceAll(path)).rejects.toThrow(`${path}:2: not a JSON object`);
+    await expect(readTraceAll(path)).rejects.toThrow(`${path}:2: not JSON`);
+  });
+
+  it('refuses an event that breaks its shape, naming the field and what was there', async () => {
+    const path = join(dir, 'shape.jsonl');
+    const { failedChecks: _missing, ...withoutChecks } = stepEnd as Extract<TraceEventInput, { type: 'step.end' }>;
+    writeFileSync(path, `${JSON.stringify({ v: 2, t: 1, ...withoutChecks })}\n`);
+    await expect(readTraceAll(path)).rejects.toThrow(`${path}:1: step.end field "failedChecks": missing`);
+    const call = {
+      v: 2, type: 'tool.call', t: 1, 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'wb__a', turn: 1, round: 1,
+      server: 'wb', tool: 'a', key: '0123456789abcdef', outcome: 'exploded', ms: 1, argBytes: 2, resultBytes: 0,
+    };
+    writeFileSync(path, `${JSON.stringify(call)}\n`);
+    await expect(readTraceAll(path)).rejects.toThrow(/tool\.call field "outcome": .*got "exploded"/);
+    writeFileSync(path, `${JSON.stringify({ ...call, outcome: 'ok', argBytes: 'two' })}\n`);
+    await expect(readTraceAll(path)).rejects.toThrow(/tool\.call field "argBytes": expected number.*got "two"/);
+  });
+
+  it('refuses an event type that did not exist in the version the line claims', async () => {
+    const path = join(dir, 'v1.jsonl');
+    writeFileSync(path, `${JSON.stringify({ v: 1, type: 'message', t: 1, step: 0, message: { role: 'user', content: 'hi' } })}\n`);
+    await expect(readTraceAll(path)).rejects.toThrow(/message events do not exist in format version 1/);
+  });
+
+  it('reads a version-1 trace, which has no content fields', async () => {
+    const path = join(dir, 'old.jsonl');
+    const old = [
+      { v: 1, type: 'pass.start', t: 0, rung: 'r', arm: 'on', pass: 0, seed: 1, time: '2026-01-01T00:00:00.000Z' },
+      { v: 1, type: 'model.request', t: 1, step: 0, round: 1, 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'synthetic',
+        'gen_ai.request.model': 'reference', tools: 3, messages: 1, messageBytes: 40 },
+      { v: 1, type: 'pass.end', t: 2, passed: true, steps: 1, ms: 2 },
+    ];
+    writeFileSync(path, old.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    expect((await readTraceAll(path)).events).toEqual(old);
   });
 
   it('refuses an event from a newer format version and an unknown type', async () => {

@@ -32,6 +32,11 @@ export interface SyntheticOptions {
   oneShot?: boolean;
   /** Clock for `latencyMs`. */
   now?: Clock;
+  /**
+   * The pass's workspace path: token counts are made as if it were written `{workspace}`,
+   * as the trace writes it, so they do not depend on where the temporary folder was.
+   */
+  workspace?: string;
 }
 
 export function createSyntheticModel(policy: SyntheticPolicy, options: SyntheticOptions): ModelAdapter {
@@ -40,5 +45,5 @@ export function createSyntheticModel(policy: SyntheticPolicy, options: Synthetic
   checkScript(options.script, `synthetic:${policy}`);
   if (!Number.isInteger(options.seed)) throw new RangeError(`synthetic:${policy}: seed must be an integer, got ${options.seed}`);
   const script = options.oneShot === true ? oneShotScript(options.script) : options.script;
-  return new SyntheticModel(chosen, script, options.seed, options.now);
+  return new SyntheticModel(chosen, script, options.seed, options.now, options.workspace);
 }

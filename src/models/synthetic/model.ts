@@ -51,14 +51,29 @@ export class SyntheticModel implements ModelAdapter {
   readonly #script: SyntheticScript;
   readonly #seed: number;
   readonly #now: Clock;
+  readonly #workspace: string | undefined;
 
-  constructor(policy: Policy, script: SyntheticScript, seed: number, now: Clock = () => performance.now()) {
+  constructor(policy: Policy, script: SyntheticScript, seed: number, now: Clock = () => performance.now(), workspace?: string) {
     this.spec = `synthetic:${policy.name}`;
     this.model = policy.name;
     this.#policy = policy;
     this.#script = script;
     this.#seed = seed;
     this.#now = now;
+    this.#workspace = workspace;
+  }
+
+  /**
+   * UTF-8 bytes of a value's JSON as the token estimate counts them: the workspace path as the
+   * token `{workspace}`, and every number as one digit. A tool that reads a clock (a job's
+   * `elapsedMs`) answers with other numbers each run; counted by their width, they made two
+   * runs of the same seed, or a run and its resumed passes, report different token totals.
+   */
+  #bytes(value: unknown): number {
+    let json = JSON.stringify(value);
+    const workspace = this.#workspace === undefined ? '' : JSON.stringify(this.#workspace).slice(1, -1);
+    if (workspace !== '') json = json.replaceAll(workspace, '{workspace}');
+    return Buffer.byteLength(json.replace(/\d+/g, '0'));
   }
 
   async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
@@ -81,8 +96,8 @@ export class SyntheticModel implements ModelAdapter {
     const toolCalls: ToolCall[] = next.done === true ? [] : [{ id: `synthetic_${asked + 1}`, name: next.value.tool, args: next.value.args }];
     const text = next.done === true ? step.answer : '';
     const jitter = (salt: number): number => draw(this.#seed, stepIndex, rounds, salt) % TOKEN_JITTER;
-    const inBytes = Buffer.byteLength(JSON.stringify(request.messages)) + Buffer.byteLength(JSON.stringify(request.tools));
-    const outBytes = Buffer.byteLength(text) + Buffer.byteLength(JSON.stringify(toolCalls));
+    const inBytes = this.#bytes(request.messages) + this.#bytes(request.tools);
+    const outBytes = this.#bytes(text) + this.#bytes(toolCalls);
     return {
       text,
       toolCalls,
