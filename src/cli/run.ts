@@ -20,6 +20,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('shard', { type: 'string', describe: 'i/n: run a deterministic share of the passes (join shards with ladder merge)' })
       .option('time-factor', { type: 'number', describe: "Real time per workbench time for every rung (default each rung's own; 0.01 is 100x faster)" })
       .option('mode', { choices: ['steps', 'oneshot'] as const, describe: 'steps: one turn per step (default); oneshot: every prompt in one turn' })
+      .option('replay', { type: 'string', describe: 'A results folder: answer every model request with its recorded response (no provider is called, no key needed); a request that differs ends its step as replay_diverged' })
       .option('redact', { choices: ['content'] as const, describe: 'content: traces keep hashes and byte counts instead of prompts, answers, arguments and results' }),
   handler: async (argv) => {
     const { runLadder } = await import('./runLadder.ts');

@@ -44,6 +44,7 @@ function request(args: RunArgs): RunRequest {
     ...defined('timeFactor', args.timeFactor),
     ...defined('mode', args.mode),
     ...defined('redact', args.redact),
+    ...defined('replay', args.replay),
   };
 }
 

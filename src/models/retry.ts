@@ -3,7 +3,8 @@
 // a failure that persists becomes a typed ProviderError the loop records as `errored`.
 import type { Clock, Sleep } from '../reliability/clock.ts';
 
-export type ProviderErrorKind = 'rate_limit' | 'server' | 'connection' | 'timeout' | 'client';
+/** `replay_diverged`: a replayed run's request is not the recorded one (src/models/replay.ts). */
+export type ProviderErrorKind = 'rate_limit' | 'server' | 'connection' | 'timeout' | 'client' | 'replay_diverged';
 
 /** A provider kept failing (or refused the request outright); the message is one line. */
 export class ProviderError extends Error {
@@ -20,7 +21,7 @@ export class ProviderError extends Error {
 
   /** False for requests the provider rejected as wrong (400, 401, 404): retrying cannot help. */
   get retryable(): boolean {
-    return this.kind !== 'client';
+    return this.kind !== 'client' && this.kind !== 'replay_diverged';
   }
 }
 
@@ -120,6 +121,7 @@ const KIND_WORDS: Record<ProviderErrorKind, string> = {
   connection: 'connection failed',
   timeout: 'timed out',
   client: 'request rejected',
+  replay_diverged: 'replay diverged',
 };
 
 function giveUp(label: string, failure: AttemptFailure, attempts: number, hint: Hint | undefined, why = ''): ProviderError {

@@ -112,7 +112,14 @@ export interface SyntheticDetails {
   readonly seed: number;
 }
 
-export type ProviderDetails = OllamaDetails | OpenAIDetails | AnthropicDetails | SyntheticDetails;
+/** A response served from a recorded run (`ladder run --replay`). */
+export interface ReplayDetails {
+  readonly provider: 'replay';
+  /** The recorded pass it came from. */
+  readonly source: string;
+}
+
+export type ProviderDetails = OllamaDetails | OpenAIDetails | AnthropicDetails | SyntheticDetails | ReplayDetails;
 
 export interface ModelResponse {
   readonly text: string;

@@ -5,7 +5,9 @@ import type { ModelAdapter, ModelResponse, SamplingOptions } from '../models/ind
 import { createSyntheticModel } from '../models/synthetic/index.ts';
 import type { SyntheticScript } from '../models/synthetic/index.ts';
 import type { Rung } from '../rungs/schema.ts';
+import type { Scrubber } from '../trace/index.ts';
 import type { ModelChoice } from './model.ts';
+import type { PassId } from './plan.ts';
 import { substituteDeep } from './servers.ts';
 
 export interface PassAgent {
@@ -13,8 +15,19 @@ export interface PassAgent {
   sampling?: SamplingOptions;
 }
 
-/** Makes the agent of one pass; `workspace` fills `{workspace}` in reference arguments. */
-export type AgentFactory = (rung: Rung, seed: number, workspace: string, oneShot: boolean) => PassAgent;
+/** What a pass's agent is made for. */
+export interface PassAgentInput {
+  rung: Rung;
+  id: PassId;
+  /** The pass's folder: fills `{workspace}` in reference arguments. */
+  workspace: string;
+  oneShot: boolean;
+  /** What the pass's trace scrubs; a replay hashes requests with it, as the recording did. */
+  scrubber: Scrubber;
+}
+
+/** Makes the agent of one pass. */
+export type AgentFactory = (input: PassAgentInput) => PassAgent | Promise<PassAgent>;
 
 export function scriptOf(rung: Rung, workspace: string): SyntheticScript {
   return {
@@ -30,14 +43,14 @@ export function scriptOf(rung: Rung, workspace: string): SyntheticScript {
 
 export function agentFactory(choice: ModelChoice): AgentFactory {
   if (choice.synthetic) {
-    return (rung, seed, workspace, oneShot) => {
+    return ({ rung, id, workspace, oneShot }) => {
       const policy = choice.policy === 'mix' || choice.policy === undefined ? rung.syntheticPolicy : choice.policy;
-      return { model: createSyntheticModel(policy, { script: scriptOf(rung, workspace), seed, oneShot, workspace }) };
+      return { model: createSyntheticModel(policy, { script: scriptOf(rung, workspace), seed: id.seed, oneShot, workspace }) };
     };
   }
   // Fails now, before any folder exists, when a key or URL is missing.
   createModel(choice.spec);
-  return (_rung, seed) => ({ model: createModel(choice.spec), sampling: { seed } });
+  return ({ id }) => ({ model: createModel(choice.spec), sampling: { seed: id.seed } });
 }
 
 /**

@@ -52,6 +52,8 @@ export interface Manifest {
   timeFactor: number | null;
   rungs: ManifestRung[];
   options: ManifestOptions;
+  /** `ladder run --replay`: the recorded run whose model responses this run served. */
+  replay?: { run: string; runId: string };
   status: RunStatus;
   startedAt: string;
   endedAt?: string;
@@ -121,6 +123,7 @@ export function differences(a: Manifest, b: Manifest, options: { shard: boolean 
   same('time factor', a.timeFactor, b.timeFactor);
   same('mode', a.options.mode, b.options.mode);
   same('content', a.options.content ?? 'full', b.options.content ?? 'full');
+  same('replay', a.replay?.runId ?? null, b.replay?.runId ?? null);
   if (options.shard) same('shard', a.options.shard, b.options.shard);
   const names = (m: Manifest) => m.rungs.map((r) => r.name);
   same('rungs', names(a), names(b));

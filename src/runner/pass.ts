@@ -104,7 +104,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
     },
     call: (name, args, at) => lane.call(name, args, at),
   };
-  const agent = input.agent(rung, id.seed, folder.workspace, input.mode === 'oneshot');
+  const agent = await input.agent({ rung, id, workspace: folder.workspace, oneShot: input.mode === 'oneshot', scrubber });
   const judge = async (step: RungStep, index: number, result: StepResult): Promise<StepOutcome> => {
     const checks = await runChecks(step.checks, {
       answer: result.answer, calls: result.calls, toolsOfferedPerRound: result.toolsOfferedPerRound,
@@ -117,6 +117,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
       failedChecks: checks.filter((c) => !c.passed).map((c) => ({ check: c.check, why: c.why ?? '' })),
       rounds: result.rounds, calls: result.calls.length, ms: Math.round(result.ms),
       ...(result.answeredAt === undefined ? {} : { answeredAt: Math.round(result.answeredAt * 1000) / 1000 }),
+      ...(result.error === undefined ? {} : { error: result.error }),
     });
     return { step: index, passed, reason: result.reason, checks };
   };

@@ -14,6 +14,7 @@ import { chooseModel, resolveSpec } from './model.ts';
 import type { ModelChoice } from './model.ts';
 import { canonicalArms } from './plan.ts';
 import { findRungFiles, InputError, loadRungFiles } from './rungFiles.ts';
+import { ReplaySource } from './replay.ts';
 import { formatShard, parseShard, RunUsageError } from './seeds.ts';
 import { credentialsIn } from '../trace/index.ts';
 import type { Secret } from '../trace/index.ts';
@@ -41,6 +42,8 @@ export interface RunRequest {
   mode?: 'steps' | 'oneshot';
   /** `content`: record hashes and byte counts instead of the conversation. */
   redact?: 'content';
+  /** A results folder whose recorded model responses answer this run's requests. */
+  replay?: string;
 }
 
 export interface RunWorld {
@@ -92,20 +95,33 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
   const arms = request.arms === undefined ? undefined : attempt(() => canonicalArms(request.arms!));
   const shard = request.shard === undefined ? undefined : attempt(() => formatShard(parseShard(request.shard!)));
   if (request.resume === true && request.out === undefined) problems.push('--resume: name the run to continue with --out results/<run-id>');
+  if (request.replay !== undefined && request.model !== undefined) {
+    problems.push('--replay answers as the recorded model did, so it takes no --model; drop one of them');
+  }
   if (problems.length > 0) throw new InputError(problems);
 
   const previous = request.resume === true ? await readPrevious(resolve(world.cwd, request.out!)) : undefined;
-  const files = request.rungs.length === 0 && previous !== undefined
-    ? previous.rungs.map((r) => r.file)
+  const replayName = request.replay ?? previous?.replay?.run;
+  const recording = replayName === undefined ? undefined : await ReplaySource.open(replayName, world.cwd);
+  // What is not given comes from the run being resumed, else from the run being replayed.
+  const template = previous ?? recording?.manifest;
+  const files = request.rungs.length === 0 && template !== undefined
+    ? template.rungs.map((r) => r.file)
     : findRungFiles(request.rungs, world.cwd);
   const rungs = await loadRungFiles(files, world.cwd);
   let choice: ModelChoice;
   let agent: AgentFactory;
   try {
-    choice = previous !== undefined && request.model === undefined
-      ? resolveSpec(previous.model.spec, previous.model.reason)
-      : await chooseModel(request.model, world);
-    agent = agentFactory(choice);
+    if (recording !== undefined) {
+      const { spec, synthetic } = recording.manifest.model;
+      choice = { spec, synthetic, reason: `replaying ${replayName}: every model response comes from that recording, no provider is called` };
+      agent = recording.agent();
+    } else {
+      choice = previous !== undefined && request.model === undefined
+        ? resolveSpec(previous.model.spec, previous.model.reason)
+        : await chooseModel(request.model, world);
+      agent = agentFactory(choice);
+    }
   } catch (error) {
     if (error instanceof ModelSpecError || error instanceof ModelConfigError) throw new InputError([error.message]);
     throw error;
@@ -113,7 +129,7 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
   const now = world.now?.() ?? new Date();
   const runId = previous?.runId ?? (request.out === undefined ? defaultRunId(now, choice.spec) : request.out.split(/[\\/]/).filter(Boolean).pop()!);
   const out = resolve(world.cwd, request.out ?? join('results', runId));
-  const timeFactor = request.timeFactor ?? previous?.timeFactor ?? null;
+  const timeFactor = request.timeFactor ?? template?.timeFactor ?? null;
   const manifest: Manifest = {
     format: MANIFEST_FORMAT,
     runId,
@@ -121,17 +137,19 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
     gitSha: gitSha(world.cwd),
     node: process.version,
     model: { spec: choice.spec, reason: choice.reason, synthetic: choice.synthetic },
-    arms: arms ?? previous?.arms ?? DEFAULT_ARMS,
-    passes: request.passes ?? previous?.passes ?? DEFAULT_PASSES,
-    seed: request.seed ?? previous?.seed ?? DEFAULT_SEED,
+    arms: arms ?? template?.arms ?? DEFAULT_ARMS,
+    passes: request.passes ?? template?.passes ?? DEFAULT_PASSES,
+    seed: request.seed ?? template?.seed ?? DEFAULT_SEED,
     timeFactor,
     rungs: rungs.map(({ rung, file, text }) => ({ name: rung.name, file, sha256: sha256(text), timeFactor: timeFactor ?? rung.timeFactor })),
     options: {
-      mode: request.mode ?? previous?.options.mode ?? 'steps',
+      mode: request.mode ?? template?.options.mode ?? 'steps',
       shard: shard ?? previous?.options.shard ?? null,
-      concurrency: request.concurrency ?? (choice.synthetic ? DEFAULT_SYNTHETIC_CONCURRENCY : DEFAULT_MODEL_CONCURRENCY),
+      // A replay calls no provider: its passes run as fast as synthetic ones.
+      concurrency: request.concurrency ?? (choice.synthetic || recording !== undefined ? DEFAULT_SYNTHETIC_CONCURRENCY : DEFAULT_MODEL_CONCURRENCY),
       content: request.redact === 'content' ? 'redacted' : (previous?.options.content ?? 'full'),
     },
+    ...(recording === undefined ? {} : { replay: { run: replayName!, runId: recording.manifest.runId } }),
     status: 'running',
     startedAt: previous?.startedAt ?? now.toISOString(),
   };

@@ -54,6 +54,7 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
     type: 'run.start', runId: manifest.runId, time: new Date().toISOString(), ladderVersion: manifest.ladderVersion,
     'gen_ai.request.model': manifest.model.spec, arms: manifest.arms, passes: manifest.passes, seed: manifest.seed,
     rungs: manifest.rungs.map((r) => r.name), content: manifest.options.content ?? 'full',
+    ...(manifest.replay === undefined ? {} : { replayOf: manifest.replay.runId }),
   });
 
   const byName = new Map(prepared.rungs.map((loaded) => [loaded.rung.name, loaded]));

@@ -75,5 +75,18 @@ export async function manifestOf(out: string): Promise<Record<string, unknown> &
   return JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'));
 }
 
+/** Fields that are times: all that may differ between two runs of the same seed. */
+const TIMES = new Set(['t', 'ms', 'time', 'answeredAt']);
+
+/** Every pass's events, keyed by trace path, with the fields that are times left out. */
+export async function tracesWithoutTimes(out: string): Promise<Map<string, Record<string, unknown>[]>> {
+  const passes = new Map<string, Record<string, unknown>[]>();
+  for (const path of await listTraces(out)) {
+    const { events } = await readTraceAll(join(out, 'traces', path));
+    passes.set(path, events.map((event) => Object.fromEntries(Object.entries(event).filter(([key]) => !TIMES.has(key)))));
+  }
+  return passes;
+}
+
 /** What a comparison of two runs looks at: which passes exist and whether each passed. */
 export const verdicts = (passes: PassSeen[]) => passes.map((p) => `${p.id} ${p.passed ? 'passed' : 'failed'} seed ${p.seed}`);

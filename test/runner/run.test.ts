@@ -11,7 +11,7 @@ import { completedPass, listTraces } from '../../src/runner/store.ts';
 import { runTempRoot } from '../../src/runner/workspace.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMerge } from '../../src/cli/merge.ts';
-import { FIXTURES, manifestOf, passesIn, quietRun, ROOT, SMALL, removeTempDirs, tempDir, verdicts } from './helpers.ts';
+import { FIXTURES, manifestOf, passesIn, quietRun, ROOT, SMALL, removeTempDirs, tempDir, tracesWithoutTimes, verdicts } from './helpers.ts';
 import type { PassSeen } from './helpers.ts';
 
 afterAll(removeTempDirs);
@@ -112,6 +112,14 @@ describe('a small run', () => {
     expect(lines.join('\n')).toContain('on against off');
   });
 
+  it('writes the same traces, times aside, when run again with the same seed at another concurrency', async () => {
+    const again = join(base, 'again');
+    expect((await quietRun({ ...SMALL, out: again, concurrency: 2 })).code).toBe(0);
+    const traces = await tracesWithoutTimes(again);
+    expect([...traces.keys()]).toHaveLength(8);
+    expect(traces).toEqual(await tracesWithoutTimes(out));
+  }, 120_000);
+
   it('leaves nothing in the temp folder', () => {
     expect(readdirSync(tempBase)).toEqual([]);
   });
@@ -179,6 +187,9 @@ describe('resume', () => {
     expect(after.every((p) => p.starts === 1 && p.complete)).toBe(true);
     // Passes complete before the kill were kept as they were, not made again.
     for (const kept of before.filter((p) => p.complete)) expect(after.find((p) => p.id === kept.id)!.time).toBe(kept.time);
+    // And every event of the resumed run is the uninterrupted run's, times aside: the
+    // conversation, every outcome, every token count, every request hash.
+    expect(await tracesWithoutTimes(out)).toEqual(await tracesWithoutTimes(join(base, 'whole')));
     expect((await manifestOf(out)).status).toBe('complete');
     expect(existsSync(runTempRoot(out))).toBe(false);
   }, 120_000);

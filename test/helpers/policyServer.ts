@@ -1,0 +1,80 @@
+// A local OpenAI-compatible chat server that plays a scripted policy: it reads the step from
+// the user messages and its progress from the tool results since the step's prompt, then asks
+// for the script's next call or gives the step's answer. It keeps no state between requests,
+// so a run driven through it is a real-model run in every respect but the model: the real
+// `openai` client, real HTTP, the provider's wire format. Every request body is kept as the
+// bytes that arrived.
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface PolicyCall {
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export interface PolicyStep {
+  calls: PolicyCall[];
+  answer: string;
+}
+
+interface WireMessage {
+  role: string;
+  content?: string | null;
+  tool_calls?: unknown[];
+}
+
+export class PolicyServer {
+  /** Each request's body, exactly as it arrived. */
+  readonly bodies: string[] = [];
+  readonly url: string;
+
+  private constructor(
+    private readonly server: Server,
+    port: number,
+  ) {
+    this.url = `http://127.0.0.1:${port}/v1`;
+  }
+
+  static async start(steps: readonly PolicyStep[]): Promise<PolicyServer> {
+    let self: PolicyServer | undefined;
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        self!.bodies.push(text);
+        const body = JSON.parse(text) as { messages: WireMessage[] };
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(reply(steps, body.messages, self!.bodies.length)));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    self = new PolicyServer(server, (server.address() as AddressInfo).port);
+    return self;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+function reply(steps: readonly PolicyStep[], messages: WireMessage[], n: number): unknown {
+  const users = messages.filter((m) => m.role === 'user').length;
+  const step = steps[Math.min(users, steps.length) - 1]!;
+  const since = messages.slice(messages.findLastIndex((m) => m.role === 'user') + 1);
+  const answered = since.filter((m) => m.role === 'tool').length;
+  const call = step.calls[answered];
+  const message = call === undefined
+    ? { role: 'assistant', content: step.answer, refusal: null }
+    : {
+      role: 'assistant', content: null, refusal: null,
+      tool_calls: [{ id: `call_${n}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }],
+    };
+  return {
+    id: `chatcmpl-${n}`, object: 'chat.completion', created: 1_700_000_000, model: 'scripted-2026', system_fingerprint: 'fp_scripted',
+    choices: [{ index: 0, message, finish_reason: call === undefined ? 'stop' : 'tool_calls', logprobs: null }],
+    usage: { prompt_tokens: 100 + messages.length, completion_tokens: call === undefined ? 12 : 20, total_tokens: 0 },
+  };
+}
