@@ -5,6 +5,7 @@
 import type { Clock } from '../reliability/clock.ts';
 import { AttemptFailure, kindOfStatus, parseRetryAfter, resolveRetryPolicy, withRetry } from './retry.ts';
 import type { Hint, RetryPolicy } from './retry.ts';
+import type { ThinkingSetting } from './settings.ts';
 
 /** How an adapter is made; every field is optional and the world (env, clocks) is injectable. */
 export interface AdapterOptions {
@@ -19,6 +20,12 @@ export interface AdapterOptions {
   readonly retry?: Partial<RetryPolicy>;
   /** Clock for `latencyMs`. */
   readonly now?: Clock;
+  /** `--thinking`: Anthropic and Ollama; each adapter says what it sends for it. */
+  readonly thinking?: ThinkingSetting;
+  /** `--num-ctx`: Ollama's context window (`options.num_ctx`). */
+  readonly numCtx?: number;
+  /** OpenAI-compatible only: send `seed`; by default only to servers known to take it. */
+  readonly sendSeed?: boolean;
 }
 
 // A cold local model (load plus a long prompt on CPU) takes minutes; hosted APIs answer

@@ -130,6 +130,23 @@ describe.each(CASES)('$name adapter against a failing provider', ({ name, make, 
     expect(clock.waits).toStrictEqual([]);
   });
 
+  it('fails at once on a context overflow, with its own line and no retry', async () => {
+    server.reply(OVERFLOW[name], ok('never'));
+    const err = await rejection(adapter().complete(HELLO));
+    expect(err).toMatchObject({ kind: 'context_length', status: 400, attempts: 1, retryable: false });
+    expect((err as Error).message).toMatch(new RegExp(`^${name}:m: the conversation is longer than the model's context: HTTP 400: [^{]+; `));
+    expect((err as Error).message).not.toContain('\n');
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('names the key to check on a 403 as well, without retrying', async () => {
+    server.reply(errorReply(name, 403, 'forbidden'), ok('never'));
+    const err = await rejection(adapter().complete(HELLO));
+    expect(err).toMatchObject({ kind: 'auth', attempts: 1 });
+    if (name !== 'ollama') expect((err as Error).message).toMatch(/; check (OPENAI|ANTHROPIC)_API_KEY$/);
+    expect(server.seen).toHaveLength(1);
+  });
+
   it('fails at once on a 400 and a 404', async () => {
     server.reply(errorReply(name, 400, 'bad field'), errorReply(name, 404, 'no such model'));
     await expect(adapter().complete(HELLO)).rejects.toMatchObject({ kind: 'client', status: 400, attempts: 1 });
