@@ -44,6 +44,9 @@ function request(args: RunArgs): RunRequest {
     ...defined('timeFactor', args.timeFactor),
     ...defined('mode', args.mode),
     ...defined('redact', args.redact),
+    ...defined('baseUrl', args.baseUrl),
+    ...defined('thinking', args.thinking),
+    ...defined('numCtx', args.numCtx),
   };
 }
 
