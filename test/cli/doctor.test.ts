@@ -51,6 +51,16 @@ describe('ladder doctor', () => {
     expect(server.seen).toHaveLength(0);
   });
 
+  it('exits 2 on a --thinking it cannot read, or a flag the provider does not take, before any request', async () => {
+    expect(await runDoctor('anthropic:m', { thinking: 'lots' }, world({ ANTHROPIC_API_KEY: 'k' }))).toBe(2);
+    expect(await runDoctor('openai:m', { baseUrl: `${server.url}/v1`, numCtx: 4096 }, world())).toBe(2);
+    expect(lines).toStrictEqual([
+      'FAIL --thinking lots: use off, on, or a budget of thinking tokens (at least 1024)',
+      'FAIL --num-ctx applies to ollama: models, not to openai: models',
+    ]);
+    expect(server.seen).toHaveLength(0);
+  });
+
   it('takes the key from the environment it is given', async () => {
     server.reply(openaiReply('ready'), openaiReply(null, [{ id: 'c', name: wireName(ECHO_TOOL.name, FUNCTION_NAME_RULE), args: { text: 'ping' } }]), openaiReply('ping'));
     expect(await runDoctor('openai:m', { baseUrl: `${server.url}/v1` }, world({ OPENAI_API_KEY: 'sk-doc' }))).toBe(0);
@@ -63,12 +73,13 @@ describe('ladder doctor', () => {
       vi.restoreAllMocks();
     });
 
-    it('reads --model and --base-url and sets the exit code', async () => {
+    it('reads --model, --base-url, --thinking and --num-ctx and sets the exit code', async () => {
       const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
       server.reply(ollamaReply('ready'), ollamaReply('', [{ name: ECHO_TOOL.name, args: { text: 'ping' } }]), ollamaReply('ping'));
-      await yargs().command(doctorCommand).strict().parseAsync(['doctor', '--model', 'ollama:m', '--base-url', server.url]);
+      await yargs().command(doctorCommand).strict().parseAsync(['doctor', '--model', 'ollama:m', '--base-url', server.url, '--thinking', 'on', '--num-ctx', '4096']);
       expect(process.exitCode).toBe(0);
       expect(String(out.mock.calls[0]?.[0])).toMatch(/^OK ollama:m: /);
+      expect(server.seen.map((s) => [s.body.think, s.body.options.num_ctx])).toStrictEqual([[true, 4096], [true, 4096], [true, 4096]]);
     });
 
     it('requires --model', async () => {

@@ -110,6 +110,17 @@ export class FakeProvider {
     return fake;
   }
 
+  /** Posts `body` as a client would, for requests no adapter makes any more. */
+  async post(path: string, body: unknown): Promise<{ status: number; json: any }> {
+    const response = await fetch(`${this.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: response.status, json: await response.json() };
+  }
+
+  /** The last request's broken rule, or undefined when it broke none. */
+  get lastRefused(): string | undefined {
+    return this.seen.at(-1)?.refused?.rule;
+  }
+
   /** Queues replies, answered in order, one per request. */
   reply(...replies: Reply[]): this {
     this.queue.push(...replies);

@@ -18,13 +18,13 @@ const mac = (text: string) => createHash('sha256').update(`ladder-fake-anthropic
 
 /** A thinking block as this server returns it: its signature is only valid for this text. */
 export function thinkingBlock(thinking: string) {
-  return { type: 'thinking', thinking, signature: `sig_${mac(thinking)}` };
+  return { type: 'thinking' as const, thinking, signature: `sig_${mac(thinking)}` };
 }
 
 /** A redacted-thinking block as this server returns it: opaque data it can verify. */
 export function redactedBlock(payload: string) {
   const data = Buffer.from(payload).toString('base64');
-  return { type: 'redacted_thinking', data: `${data}.${mac(data)}` };
+  return { type: 'redacted_thinking' as const, data: `${data}.${mac(data)}` };
 }
 
 function validRedacted(data: unknown): boolean {
