@@ -67,12 +67,13 @@ export async function runCalls(ctx: CallsContext, toolCalls: readonly ToolCall[]
       answer(call, CEILING_TEXT, true);
       continue;
     }
-    if (call.rawArgs !== undefined) {
+    if (call.rawArgs !== undefined || call.invalid !== undefined) {
       // Arguments that are not a JSON object cannot be sent as the model meant them; sending
-      // `{}` instead would run the tool on defaults the model never chose.
+      // `{}` instead would run the tool on defaults the model never chose. A call the adapter
+      // marked invalid (cut off, unparsable) is the same: answered, never sent.
       calls.push({ tool: call.name, key: callKey(call.name, {}), outcome: 'invalid_arguments' });
-      const quoted = JSON.stringify(call.rawArgs.slice(0, RAW_ARGS_CHARS));
-      answer(call, `The arguments were not a JSON object, so ${call.name} was not called: ${quoted}`, true);
+      const quoted = JSON.stringify((call.rawArgs ?? '').slice(0, RAW_ARGS_CHARS));
+      answer(call, call.invalid ?? `The arguments were not a JSON object, so ${call.name} was not called: ${quoted}`, true);
       continue;
     }
     try {

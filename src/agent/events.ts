@@ -4,7 +4,7 @@
 // where it is added: system, user and tool messages as `message` events, the assistant's on
 // its model.response, so the trace rebuilds each request exactly (src/trace/conversation.ts).
 import { hashCallKey } from '../lane/index.ts';
-import type { AssistantMessage, ChatMessage, ModelAdapter, ModelRequest, ModelResponse, ToolCall } from '../models/types.ts';
+import type { Adaptation, AssistantMessage, ChatMessage, ModelAdapter, ModelRequest, ModelResponse, ToolCall } from '../models/types.ts';
 import { callKey } from '../reliability/index.ts';
 import { requestHash } from '../trace/index.ts';
 import type { Emit, ModelToolCall, RecordedAssistantMessage, RecordedMessage, Scrubber, TraceEventInput } from '../trace/index.ts';
@@ -44,8 +44,13 @@ export function requestEvent(model: ModelAdapter, step: number, round: number, r
   };
 }
 
-/** `message` is the assistant message the loop adds to the conversation for this response. */
-export function responseEvent(step: number, round: number, response: ModelResponse, message: AssistantMessage): ResponseEvent {
+/**
+ * `message` is the assistant message the loop adds to the conversation for this response;
+ * `adaptations` what the adapter changed that the pass's trace does not hold yet.
+ */
+export function responseEvent(
+  step: number, round: number, response: ModelResponse, message: AssistantMessage, adaptations: readonly Adaptation[] = [],
+): ResponseEvent {
   const toolCalls: ModelToolCall[] = response.toolCalls.map((call) => ({
     'gen_ai.tool.name': call.name,
     key: toolCallKey(call),
@@ -64,7 +69,24 @@ export function responseEvent(step: number, round: number, response: ModelRespon
     textBytes: Buffer.byteLength(response.text),
     toolCalls,
     message: message satisfies RecordedAssistantMessage,
+    ...(adaptations.length === 0 ? {} : { adaptations: [...adaptations] }),
   };
+}
+
+/**
+ * The adaptations not yet recorded in this pass. An adapter rewrites the same schemas and names
+ * on every request of a pass; recorded once, they tell a reader what the provider was sent
+ * without repeating a tool list's worth of notes every round.
+ */
+export function newAdaptations(seen: Set<string>, adaptations: readonly Adaptation[] | undefined): Adaptation[] {
+  const fresh: Adaptation[] = [];
+  for (const adaptation of adaptations ?? []) {
+    const key = JSON.stringify(adaptation);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    fresh.push(adaptation);
+  }
+  return fresh;
 }
 
 /** The response slot of a request that got no response; `errorType` says why. */

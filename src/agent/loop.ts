@@ -8,7 +8,7 @@ import { assistantMessage } from '../models/index.ts';
 import { ProviderError } from '../models/retry.ts';
 import type { ChatMessage, ModelAdapter, ModelRequest, ModelResponse, SamplingOptions, ToolSpec } from '../models/types.ts';
 import type { Emit, Scrubber, StepEndReason } from '../trace/index.ts';
-import { addMessage, failedResponseEvent, requestEvent, responseEvent } from './events.ts';
+import { addMessage, failedResponseEvent, newAdaptations, requestEvent, responseEvent } from './events.ts';
 import { StepLimits, StepStopped } from './limits.ts';
 import { runCalls } from './calls.ts';
 import type { StepCallRecord } from './calls.ts';
@@ -54,6 +54,8 @@ export interface AgentContext {
   emit: Emit;
   /** What the trace scrubs (secrets, the workspace path): request hashes are of the scrubbed request. */
   scrubber?: Scrubber;
+  /** Adaptations already recorded in this pass (keep one set per pass; see newAdaptations). */
+  adaptationsSeen?: Set<string>;
   sampling?: SamplingOptions;
   /** Optional system prompt, added once at the start of the conversation. */
   system?: string;
@@ -84,7 +86,7 @@ async function ask(
   try {
     const response = await limits.race(ctx.model.complete(request, limits.signal));
     const message = assistantMessage(response);
-    ctx.emit(responseEvent(step, round, response, message));
+    ctx.emit(responseEvent(step, round, response, message, newAdaptations(ctx.adaptationsSeen ?? new Set(), response.adaptations)));
     conversation.push(message);
     return response;
   } catch (error) {

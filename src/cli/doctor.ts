@@ -1,7 +1,8 @@
 import type { CommandModule } from 'yargs';
-import { createModel, ModelConfigError, ModelSpecError } from '../models/index.ts';
-import type { AdapterOptions } from '../models/index.ts';
+import { createModel, flagProblems, ModelConfigError, ModelSpecError, parseModelSpec, parseThinking } from '../models/index.ts';
+import type { AdapterOptions, ModelFlags } from '../models/index.ts';
 import { checkModel } from '../models/doctor.ts';
+import { MODEL_FLAG_OPTIONS } from './modelFlags.ts';
 
 // Two attempts, not four: a doctor should say quickly that something is down.
 const DOCTOR_ATTEMPTS = 2;
@@ -13,14 +14,24 @@ export interface DoctorWorld {
   readonly adapter?: AdapterOptions;
 }
 
-/** Checks one model and prints its one-line verdict; returns the exit code (0 OK, 1 failed, 2 bad input). */
-export async function runDoctor(model: string, baseUrl: string | undefined, world: DoctorWorld = {}): Promise<number> {
+/** The flags as typed; `thinking` is still the word given. */
+export type DoctorFlags = Omit<ModelFlags, 'thinking'> & { readonly thinking?: string };
+
+/**
+ * Checks one model and prints its one-line verdict; returns the exit code (0 OK, 1 failed, 2 bad
+ * input). The adapter is made from the flags exactly as `ladder run` makes it.
+ */
+export async function runDoctor(model: string, typed: DoctorFlags = {}, world: DoctorWorld = {}): Promise<number> {
   const write = world.write ?? ((line: string) => process.stdout.write(`${line}\n`));
   let adapter;
   try {
+    const { thinking, ...rest } = typed;
+    const flags: ModelFlags = { ...rest, ...(thinking === undefined ? {} : { thinking: parseThinking(thinking) }) };
+    const problems = flagProblems(parseModelSpec(model).provider, flags);
+    if (problems.length > 0) throw new ModelConfigError(problems.join('; '));
     adapter = createModel(model, {
       ...world.adapter,
-      ...(baseUrl !== undefined ? { baseUrl } : {}),
+      ...flags,
       ...(world.env ? { env: world.env } : {}),
       retry: { maxAttempts: DOCTOR_ATTEMPTS, ...world.adapter?.retry },
     });
@@ -37,6 +48,8 @@ export async function runDoctor(model: string, baseUrl: string | undefined, worl
 interface DoctorArgs {
   readonly model: string;
   readonly 'base-url'?: string;
+  readonly thinking?: string;
+  readonly 'num-ctx'?: number;
 }
 
 export const doctorCommand: CommandModule<object, DoctorArgs> = {
@@ -49,11 +62,12 @@ export const doctorCommand: CommandModule<object, DoctorArgs> = {
         demandOption: true,
         describe: 'ollama:<model>, openai:<model> or anthropic:<model>',
       })
-      .option('base-url', {
-        type: 'string',
-        describe: 'Provider endpoint (any OpenAI-compatible server for openai:, the Ollama host for ollama:)',
-      }),
+      .options(MODEL_FLAG_OPTIONS),
   handler: async (argv) => {
-    process.exitCode = await runDoctor(argv.model, argv['base-url']);
+    process.exitCode = await runDoctor(argv.model, {
+      ...(argv['base-url'] === undefined ? {} : { baseUrl: argv['base-url'] }),
+      ...(argv.thinking === undefined ? {} : { thinking: argv.thinking }),
+      ...(argv['num-ctx'] === undefined ? {} : { numCtx: argv['num-ctx'] }),
+    });
   },
 };

@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { MODEL_FLAG_OPTIONS } from './modelFlags.ts';
 import type { RunArgs } from './runLadder.ts';
 
 // `ladder run` is the main job (DESIGN.md "The main job"). The builder is all this file loads:
@@ -21,7 +22,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('time-factor', { type: 'number', describe: "Real time per workbench time for every rung (default each rung's own; 0.01 is 100x faster)" })
       .option('mode', { choices: ['steps', 'oneshot'] as const, describe: 'steps: one turn per step (default); oneshot: every prompt in one turn' })
       .option('replay', { type: 'string', describe: 'A results folder: answer every model request with its recorded response (no provider is called, no key needed); a request that differs ends its step as replay_diverged' })
-      .option('redact', { choices: ['content'] as const, describe: 'content: traces keep hashes and byte counts instead of prompts, answers, arguments and results' }),
+      .option('redact', { choices: ['content'] as const, describe: 'content: traces keep hashes and byte counts instead of prompts, answers, arguments and results' })
+      .options(MODEL_FLAG_OPTIONS),
   handler: async (argv) => {
     const { runLadder } = await import('./runLadder.ts');
     process.exitCode = await runLadder(argv);

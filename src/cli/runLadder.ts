@@ -45,6 +45,9 @@ function request(args: RunArgs): RunRequest {
     ...defined('mode', args.mode),
     ...defined('redact', args.redact),
     ...defined('replay', args.replay),
+    ...defined('baseUrl', args.baseUrl),
+    ...defined('thinking', args.thinking),
+    ...defined('numCtx', args.numCtx),
   };
 }
 

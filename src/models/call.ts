@@ -5,6 +5,7 @@
 import type { Clock } from '../reliability/clock.ts';
 import { AttemptFailure, kindOfStatus, parseRetryAfter, resolveRetryPolicy, withRetry } from './retry.ts';
 import type { Hint, RetryPolicy } from './retry.ts';
+import type { ThinkingSetting } from './settings.ts';
 
 /** How an adapter is made; every field is optional and the world (env, clocks) is injectable. */
 export interface AdapterOptions {
@@ -19,6 +20,12 @@ export interface AdapterOptions {
   readonly retry?: Partial<RetryPolicy>;
   /** Clock for `latencyMs`. */
   readonly now?: Clock;
+  /** `--thinking`: Anthropic and Ollama; each adapter says what it sends for it. */
+  readonly thinking?: ThinkingSetting;
+  /** `--num-ctx`: Ollama's context window (`options.num_ctx`). */
+  readonly numCtx?: number;
+  /** OpenAI-compatible only: send `seed`; by default only to servers known to take it. */
+  readonly sendSeed?: boolean;
 }
 
 // A cold local model (load plus a long prompt on CPU) takes minutes; hosted APIs answer
@@ -36,12 +43,17 @@ export interface CallContext {
   readonly policy: RetryPolicy;
   readonly now: Clock;
   readonly hint: Hint;
+  /** A provider's own reading of a failure (a status that means something else there). */
+  readonly refine?: (failure: AttemptFailure) => AttemptFailure;
 }
 
-export function callContext(label: string, options: AdapterOptions, hint: Hint): CallContext {
+export function callContext(label: string, options: AdapterOptions, hint: Hint, refine?: CallContext['refine']): CallContext {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError(`timeoutMs must be > 0, got ${timeoutMs}`);
-  return { label, timeoutMs, policy: resolveRetryPolicy(options.retry), now: options.now ?? performance.now.bind(performance), hint };
+  return {
+    label, timeoutMs, policy: resolveRetryPolicy(options.retry), now: options.now ?? performance.now.bind(performance), hint,
+    ...(refine ? { refine } : {}),
+  };
 }
 
 interface Notes {
@@ -52,19 +64,25 @@ interface Notes {
   timedOut: boolean;
 }
 
-/** The server's own words from an error body: `{error: {message}}`, `{error: "…"}` or text. */
-async function errorMessage(response: Response): Promise<string> {
-  const text = await response.text().catch(() => '');
+/**
+ * The server's own words from an error body: `{error: {message}}`, `{error: "…"}` or text. A
+ * message that is itself such a body (Ollama passes llama-server's error on as a string) is
+ * read once more.
+ */
+function wordsOf(text: string, depth = 0): string | undefined {
   try {
     const body = JSON.parse(text) as { error?: unknown; message?: unknown };
     const error = body.error as { message?: unknown } | string | undefined;
-    if (typeof error === 'string') return error;
-    if (typeof error?.message === 'string') return error.message;
-    if (typeof body.message === 'string') return body.message;
+    const found = typeof error === 'string' ? error : typeof error?.message === 'string' ? error.message : typeof body.message === 'string' ? body.message : undefined;
+    return found !== undefined && depth === 0 ? (wordsOf(found, 1) ?? found) : found;
   } catch {
-    // not JSON: the text itself is the message
+    return undefined;
   }
-  return text.slice(0, 300) || response.statusText;
+}
+
+async function errorMessage(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '');
+  return wordsOf(text) ?? (text.slice(0, 300) || response.statusText);
 }
 
 const NETWORK_CODES: Record<string, [AttemptFailure['kind'], string]> = {
@@ -105,7 +123,8 @@ function classify(err: unknown, notes: Notes, ctx: CallContext, signal?: AbortSi
   if (notes.timedOut) return new AttemptFailure('timeout', `no answer within ${ctx.timeoutMs / 1000} s`);
   if (notes.status !== undefined) {
     const detail = `HTTP ${notes.status}: ${notes.message}`;
-    return new AttemptFailure(kindOfStatus(notes.status), detail, notes.status, retryAfter(notes.headers, ctx));
+    const failure = new AttemptFailure(kindOfStatus(notes.status, notes.message), detail, notes.status, retryAfter(notes.headers, ctx));
+    return ctx.refine?.(failure) ?? failure;
   }
   if (notes.networkError !== undefined) {
     return networkFailure(notes.networkError) ?? new AttemptFailure('connection', String(notes.networkError));

@@ -1,10 +1,14 @@
-// `ladder doctor`: one model, end to end, in three requests. It answers; offered one trivial
-// tool it calls it; and its provider accepts the tool result back with the call's id, which
-// is the part of a multi-round conversation most likely to be wrong on a new endpoint.
+// `ladder doctor`: one model, end to end, in three requests, sent as a run sends them (the same
+// adapter settings, the same sampling options). It answers; offered one tool it calls it; and
+// its provider accepts the tool result back with the call's id, which is the part of a
+// multi-round conversation most likely to be wrong on a new endpoint. The tool is of the kinds
+// providers refuse as MCP servers list them (a name over 64 characters, a top-level union with
+// no properties), so the check covers what the adapter does about them.
 import { ModelConfigError } from './call.ts';
 import { assistantMessage } from './index.ts';
 import { ProviderError } from './retry.ts';
-import type { ChatMessage, ModelAdapter, ModelResponse, ToolSpec } from './types.ts';
+import { passSampling } from './settings.ts';
+import type { ChatMessage, ModelAdapter, ModelRequest, ModelResponse, SamplingOptions, ToolSpec } from './types.ts';
 
 export interface DoctorResult {
   readonly ok: boolean;
@@ -14,17 +18,22 @@ export interface DoctorResult {
 }
 
 export const ECHO_TOOL: ToolSpec = {
-  name: 'ladder_echo',
+  name: 'ladder-doctor__echo_the_given_text_back_unchanged_so_the_round_trip_is_checked',
   description: 'Returns the given text unchanged.',
   inputSchema: {
     type: 'object',
-    properties: { text: { type: 'string', description: 'The text to return' } },
-    required: ['text'],
+    anyOf: [
+      { properties: { text: { type: 'string', description: 'The text to return' } }, required: ['text'] },
+      { properties: { message: { type: 'string', description: 'The text to return, under its older name' } }, required: ['message'] },
+    ],
   },
 };
 
+/** The seed of every doctor request: a run's requests carry their pass's seed the same way. */
+export const DOCTOR_SEED = 1;
+
 const ASK_ANSWER = 'Reply with one word: ready.';
-const ASK_TOOL = `Call the ${ECHO_TOOL.name} tool with the text "ping". Do not answer in prose.`;
+const ASK_TOOL = 'Call the one tool you are offered, with the text "ping". Do not answer in prose.';
 
 // Quoted replies are cut so a chatty model cannot turn the verdict into a paragraph.
 const QUOTE_CHARS = 60;
@@ -50,21 +59,32 @@ function failure(err: unknown, requests: number, stage: string): DoctorResult {
   return { ok: false, line: `FAIL ${err.message} (request ${requests} of 3${stage})`, requests };
 }
 
-export async function checkModel(model: ModelAdapter, signal?: AbortSignal): Promise<DoctorResult> {
+/** What the adapter did about the tool, in words for the OK line. */
+function adapted(responses: readonly ModelResponse[]): string {
+  const kinds = new Set(responses.flatMap((r) => (r.adaptations ?? []).filter((a) => 'tool' in a && a.tool === ECHO_TOOL.name).map((a) => a.kind)));
+  const words = [
+    ...(kinds.has('name') ? [`its ${ECHO_TOOL.name.length}-character name shortened`] : []),
+    ...(kinds.has('schema') ? ['its union schema flattened'] : []),
+  ];
+  return words.length > 0 ? ` (${words.join(', ')})` : '';
+}
+
+export async function checkModel(model: ModelAdapter, signal?: AbortSignal, sampling: SamplingOptions = passSampling(DOCTOR_SEED)): Promise<DoctorResult> {
   const done: ModelResponse[] = [];
   const fail = (why: string): DoctorResult => ({ ok: false, line: `FAIL ${model.spec}: ${why}`, requests: done.length });
+  const ask = (messages: ChatMessage[], tools: ToolSpec[]): ModelRequest => ({ messages, tools, options: sampling });
 
   try {
-    done.push(await model.complete({ messages: [{ role: 'user', content: ASK_ANSWER }], tools: [] }, signal));
+    done.push(await model.complete(ask([{ role: 'user', content: ASK_ANSWER }], []), signal));
   } catch (err) {
     return failure(err, done.length + 1, '');
   }
   if (done[0]!.text.trim() === '' && done[0]!.toolCalls.length === 0) return fail('reachable, but answered with nothing');
 
-  const ask: ChatMessage[] = [{ role: 'user', content: ASK_TOOL }];
+  const asked: ChatMessage[] = [{ role: 'user', content: ASK_TOOL }];
   let called: ModelResponse;
   try {
-    called = await model.complete({ messages: ask, tools: [ECHO_TOOL] }, signal);
+    called = await model.complete(ask(asked, [ECHO_TOOL]), signal);
     done.push(called);
   } catch (err) {
     return failure(err, done.length + 1, ', the one offering a tool');
@@ -77,12 +97,16 @@ export async function checkModel(model: ModelAdapter, signal?: AbortSignal): Pro
     role: 'tool',
     toolCallId: c.id,
     toolName: c.name,
-    content: typeof c.args.text === 'string' ? c.args.text : 'ping',
+    content: [c.args.text, c.args.message].find((v): v is string => typeof v === 'string') ?? 'ping',
   }));
   try {
-    done.push(await model.complete({ messages: [...ask, assistantMessage(called), ...results], tools: [ECHO_TOOL] }, signal));
+    done.push(await model.complete(ask([...asked, assistantMessage(called), ...results], [ECHO_TOOL]), signal));
   } catch (err) {
     return failure(err, done.length + 1, ', the one carrying the tool result');
   }
-  return { ok: true, line: `OK ${model.spec}: answers, calls a tool and accepts its result (${summary(done)})`, requests: done.length };
+  return {
+    ok: true,
+    line: `OK ${model.spec}: answers, calls a tool${adapted(done)} and accepts its result (${summary(done)})`,
+    requests: done.length,
+  };
 }

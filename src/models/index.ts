@@ -18,6 +18,14 @@ export type { ProviderErrorKind, RetryPolicy } from './retry.ts';
 export { ModelConfigError, DEFAULT_TIMEOUT_MS } from './call.ts';
 export type { AdapterOptions } from './call.ts';
 export { OllamaAdapter, AnthropicAdapter, OpenAIAdapter };
+export { buildOllamaRequest, DEFAULT_NUM_CTX } from './ollama.ts';
+export type { OllamaSettings } from './ollama.ts';
+export { buildOpenAIRequest } from './openai.ts';
+export type { OpenAISettings } from './openai.ts';
+export { buildAnthropicRequest } from './anthropic.ts';
+export type { AnthropicSettings } from './anthropic.ts';
+export { parseThinking, flagProblems, flagsFromSettings, passSampling, recordableUrl, MIN_THINKING_BUDGET } from './settings.ts';
+export type { ModelFlags, ThinkingSetting } from './settings.ts';
 export { createSyntheticModel, IMPATIENT_TIMEOUT_MS, MAX_RESENDS } from './synthetic/index.ts';
 export type { SyntheticOptions, SyntheticScript, ScriptStep, ScriptCall } from './synthetic/index.ts';
 
@@ -57,9 +65,13 @@ export function createModel(spec: string | ModelSpec, options: ModelOptions = {}
   }
 }
 
-/** The model's turn as it goes back into the conversation, tool-call ids included. */
+/** The model's turn as it goes back into the conversation: tool-call ids, thinking and refusal included. */
 export function assistantMessage(response: ModelResponse): AssistantMessage {
-  return response.toolCalls.length > 0
-    ? { role: 'assistant', content: response.text, toolCalls: response.toolCalls }
-    : { role: 'assistant', content: response.text };
+  return {
+    role: 'assistant',
+    content: response.text,
+    ...(response.toolCalls.length > 0 ? { toolCalls: response.toolCalls } : {}),
+    ...(response.thinking?.length ? { thinking: response.thinking } : {}),
+    ...(response.refusal === undefined ? {} : { refusal: response.refusal }),
+  };
 }

@@ -7,7 +7,7 @@ import { canonicalJson } from '../reliability/callKey.ts';
 import { maskNumbers, requestHash } from '../trace/index.ts';
 import type { ModelResponse as ResponseEvent, RebuiltRequest, Scrubber } from '../trace/index.ts';
 import { ProviderError } from './retry.ts';
-import type { ChatMessage, ModelAdapter, ModelRequest, ModelResponse, Provider, StopReason, ToolCall } from './types.ts';
+import type { Adaptation, ChatMessage, ModelAdapter, ModelRequest, ModelResponse, Provider, StopReason, ToolCall } from './types.ts';
 
 /** One request of the recorded pass and what answered it. */
 export interface RecordedExchange {
@@ -143,6 +143,12 @@ export class ReplayModel implements ModelAdapter {
       providerStopReason: null,
       ignoredOptions: [],
       details: { provider: 'replay', source: this.#options.source },
+      // What the recorded turn carried besides text and calls, so it goes back into the
+      // conversation exactly as it did.
+      ...(message.thinking === undefined ? {} : { thinking: message.thinking }),
+      ...(message.refusal === undefined ? {} : { refusal: message.refusal }),
+      // As recorded (each once per pass), so the replay's trace notes them where the recording did.
+      ...(event.adaptations === undefined ? {} : { adaptations: event.adaptations as unknown as readonly Adaptation[] }),
     };
   }
 }

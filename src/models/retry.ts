@@ -3,8 +3,22 @@
 // a failure that persists becomes a typed ProviderError the loop records as `errored`.
 import type { Clock, Sleep } from '../reliability/clock.ts';
 
-/** `replay_diverged`: a replayed run's request is not the recorded one (src/models/replay.ts). */
-export type ProviderErrorKind = 'rate_limit' | 'server' | 'connection' | 'timeout' | 'client' | 'replay_diverged';
+/**
+ * Why a provider call failed. The first four can pass, so they are retried; the rest cannot:
+ * `client` (a request the provider rejects: 400, 404), `auth` (401, 403), `context_length` (the
+ * conversation no longer fits the model's context, whatever the status), `model_output` (the
+ * provider could not read what the model wrote; the same request writes it again),
+ * `replay_diverged` (a replayed run's request is not the recorded one: src/models/replay.ts).
+ */
+export type ProviderErrorKind =
+  | 'rate_limit' | 'server' | 'connection' | 'timeout'
+  | 'client' | 'auth' | 'context_length' | 'model_output' | 'replay_diverged';
+
+const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'server', 'connection', 'timeout']);
+
+export function isRetryable(kind: ProviderErrorKind): boolean {
+  return RETRYABLE.has(kind);
+}
 
 /** A provider kept failing (or refused the request outright); the message is one line. */
 export class ProviderError extends Error {
@@ -19,9 +33,9 @@ export class ProviderError extends Error {
     super(message);
   }
 
-  /** False for requests the provider rejected as wrong (400, 401, 404): retrying cannot help. */
+  /** False for requests the provider rejected as wrong, and for failures the same request repeats. */
   get retryable(): boolean {
-    return this.kind !== 'client' && this.kind !== 'replay_diverged';
+    return isRetryable(this.kind);
   }
 }
 
@@ -38,7 +52,16 @@ export class AttemptFailure extends Error {
   }
 }
 
-export function kindOfStatus(status: number): ProviderErrorKind {
+// What providers say when the conversation does not fit: OpenAI's `context_length_exceeded`
+// ("This model's maximum context length is ..."), Anthropic's "prompt is too long", llama.cpp's
+// "request (N tokens) exceeds the available context size" (Ollama passes it on), vLLM's
+// "maximum context length", Ollama's own "the input length exceeds the context length".
+const CONTEXT_LENGTH = /context[_ ]length|maximum context|context window|context size|prompt is too long/i;
+
+/** The kind of a failed response: its status, and for a context overflow its message. */
+export function kindOfStatus(status: number, message = ''): ProviderErrorKind {
+  if (status === 401 || status === 403) return 'auth';
+  if (status >= 400 && CONTEXT_LENGTH.test(message)) return 'context_length';
   if (status === 429) return 'rate_limit';
   if (status === 408) return 'timeout';
   if (status >= 500) return 'server';
@@ -121,11 +144,14 @@ const KIND_WORDS: Record<ProviderErrorKind, string> = {
   connection: 'connection failed',
   timeout: 'timed out',
   client: 'request rejected',
+  auth: 'authentication failed',
+  context_length: 'the conversation is longer than the model\'s context',
+  model_output: 'the provider could not read the model\'s output',
   replay_diverged: 'replay diverged',
 };
 
 function giveUp(label: string, failure: AttemptFailure, attempts: number, hint: Hint | undefined, why = ''): ProviderError {
-  const tries = failure.kind === 'client' ? '' : ` after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
+  const tries = isRetryable(failure.kind) ? ` after ${attempts} attempt${attempts === 1 ? '' : 's'}` : '';
   const advice = hint?.(failure);
   const line = `${label}: ${KIND_WORDS[failure.kind]}${tries}${why}: ${failure.detail}${advice ? `; ${advice}` : ''}`;
   return new ProviderError(line.replace(/\s+/g, ' '), failure.kind, failure.status, attempts);
@@ -138,7 +164,7 @@ export interface Retried<T> {
 }
 
 /**
- * Runs `attempt` until it returns, retrying each `AttemptFailure` that is not `client`,
+ * Runs `attempt` until it returns, retrying each `AttemptFailure` of a retryable kind,
  * waiting `Retry-After` when the provider gave one and a jittered back-off otherwise.
  * Any other error is a bug or an abort and passes through untouched.
  */
@@ -156,7 +182,7 @@ export async function withRetry<T>(
       return { value: await attempt(n), attempts: n, waitedMs };
     } catch (err) {
       if (!(err instanceof AttemptFailure)) throw err;
-      if (err.kind === 'client' || n >= policy.maxAttempts) throw giveUp(label, err, n, hint);
+      if (!isRetryable(err.kind) || n >= policy.maxAttempts) throw giveUp(label, err, n, hint);
       if (err.retryAfterMs !== undefined && err.retryAfterMs > policy.maxRetryAfterMs) {
         const asked = ` (asked to wait ${Math.ceil(err.retryAfterMs / 1000)} s, over the ${policy.maxRetryAfterMs / 1000} s cap)`;
         throw giveUp(label, err, n, hint, asked);

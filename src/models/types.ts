@@ -19,7 +19,23 @@ export interface ToolCall {
    * what goes back to the provider on the next round.
    */
   readonly rawArgs?: string;
+  /**
+   * Set when the call must not be made, saying why in one line the model will read: the
+   * response was cut off inside it (Anthropic `max_tokens`), or the provider's server could not
+   * parse what the model wrote (Ollama). The loop answers it as a failed call and never sends it.
+   */
+  readonly invalid?: string;
 }
+
+/**
+ * One block of the model's reasoning, kept so it goes back to the provider unchanged. Anthropic
+ * sends `thinking` blocks with a `signature` and `redacted_thinking` blocks with opaque `data`,
+ * and refuses a tool-use turn sent back without them or altered; Ollama sends its reasoning as
+ * one text with no signature. Plain JSON, so it round-trips through a trace unchanged.
+ */
+export type ThinkingBlock =
+  | { readonly type: 'thinking'; readonly thinking: string; readonly signature?: string }
+  | { readonly type: 'redacted_thinking'; readonly data: string };
 
 export interface SystemMessage {
   readonly role: 'system';
@@ -35,6 +51,10 @@ export interface AssistantMessage {
   readonly role: 'assistant';
   readonly content: string;
   readonly toolCalls?: readonly ToolCall[];
+  /** The reasoning that came with this turn, in the provider's order (see ThinkingBlock). */
+  readonly thinking?: readonly ThinkingBlock[];
+  /** OpenAI's `refusal`: the model declined, in its own words; sent back as it came. */
+  readonly refusal?: string;
 }
 
 /** The answer to one tool call; `toolCallId` and `toolName` name the call it answers. */
@@ -96,6 +116,10 @@ export interface OpenAIDetails {
   readonly id: string | null;
   readonly model: string | null;
   readonly systemFingerprint: string | null;
+  /** `usage.prompt_tokens_details.cached_tokens`: input served from the provider's cache. */
+  readonly cachedInputTokens?: number | null;
+  /** `usage.completion_tokens_details.reasoning_tokens`: output spent on hidden reasoning. */
+  readonly reasoningTokens?: number | null;
 }
 
 export interface AnthropicDetails {
@@ -121,6 +145,31 @@ export interface ReplayDetails {
 
 export type ProviderDetails = OllamaDetails | OpenAIDetails | AnthropicDetails | SyntheticDetails | ReplayDetails;
 
+/**
+ * Something an adapter changed between the neutral request and the wire, or between the wire
+ * and the neutral response, so a trace can say so. Each is deterministic: building the same
+ * request again makes the same change. Plain JSON.
+ * - `schema`: a tool's input schema was rewritten into a form the provider accepts (what the
+ *   MCP server receives is unchanged; only the schema the model is shown differs).
+ * - `name`: a tool's name was sent under another name (`sent`), over the provider's length
+ *   limit or with characters it refuses; calls under `sent` map back to `tool` exactly.
+ * - `arguments`: a tool call in the response could not be used as it came (`why`), so it is
+ *   answered as a failed call and sent back in the history with valid JSON arguments.
+ * - `message`: a message of the conversation was sent changed or left out (`change`), because
+ *   the provider refuses it as it is (whitespace-only text, an empty error result).
+ */
+export type Adaptation =
+  | { readonly kind: 'schema'; readonly tool: string; readonly changes: readonly string[] }
+  | { readonly kind: 'name'; readonly tool: string; readonly sent: string }
+  | { readonly kind: 'arguments'; readonly tool: string; readonly id: string; readonly why: string }
+  | { readonly kind: 'message'; readonly index: number; readonly change: string };
+
+/**
+ * What an adapter resolved from flags, environment and defaults, in plain JSON: recorded in the
+ * run's manifest, and the third argument of each adapter's request builder.
+ */
+export type ModelSettings = Readonly<Record<string, string | number | boolean>>;
+
 export interface ModelResponse {
   readonly text: string;
   readonly toolCalls: readonly ToolCall[];
@@ -136,6 +185,12 @@ export interface ModelResponse {
   /** Options in the request this provider has no parameter for, so they were not sent. */
   readonly ignoredOptions: readonly (keyof SamplingOptions)[];
   readonly details: ProviderDetails;
+  /** The model's reasoning blocks, when the provider returned any; they go back with the turn. */
+  readonly thinking?: readonly ThinkingBlock[];
+  /** The provider's refusal text (OpenAI `message.refusal`); `stopReason` is then `refusal`. */
+  readonly refusal?: string;
+  /** What the adapter changed for this request and response; absent when nothing. */
+  readonly adaptations?: readonly Adaptation[];
 }
 
 export interface ModelAdapter {
@@ -143,6 +198,8 @@ export interface ModelAdapter {
   readonly spec: string;
   readonly provider: Provider;
   readonly model: string;
+  /** What the adapter resolved (endpoint, thinking, context...); absent for synthetic agents. */
+  readonly settings?: ModelSettings;
   /**
    * Sends one request. Provider failures that persist after retrying reject with a
    * `ProviderError` (src/models/retry.ts); when `signal` aborts, rejects with its reason.

@@ -15,6 +15,11 @@ export interface ManifestModel {
   spec: string;
   reason: string;
   synthetic: boolean;
+  /**
+   * What the adapter resolved and sends with every request (endpoint, thinking, context window,
+   * whether the seed is sent); absent for synthetic agents and in runs made before it existed.
+   */
+  settings?: Readonly<Record<string, string | number | boolean>>;
 }
 
 export interface ManifestRung {
@@ -117,6 +122,7 @@ export function differences(a: Manifest, b: Manifest, options: { shard: boolean 
     if (JSON.stringify(x) !== JSON.stringify(y)) found.push(`${label} ${JSON.stringify(x)} vs ${JSON.stringify(y)}`);
   };
   same('model', a.model.spec, b.model.spec);
+  same('model settings', a.model.settings ?? null, b.model.settings ?? null);
   same('arms', a.arms, b.arms);
   same('passes', a.passes, b.passes);
   same('seed', a.seed, b.seed);

@@ -122,7 +122,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
     return { step: index, passed, reason: result.reason, checks };
   };
   const context = {
-    model: agent.model, lane: toolLane, emit, scrubber, signal: input.signal,
+    model: agent.model, lane: toolLane, emit, scrubber, signal: input.signal, adaptationsSeen: new Set<string>(),
     clock: () => performance.now() - started,
     ...(agent.sampling === undefined ? {} : { sampling: agent.sampling }),
   };

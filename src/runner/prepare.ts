@@ -4,9 +4,10 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ArmError } from '../lane/index.ts';
-import { ModelConfigError, ModelSpecError } from '../models/index.ts';
+import { flagProblems, flagsFromSettings, ModelConfigError, ModelSpecError, parseModelSpec, parseThinking } from '../models/index.ts';
+import type { ModelFlags, ModelSettings } from '../models/index.ts';
 import type { LoadedRung } from '../rungs/load.ts';
-import { agentFactory } from './agents.ts';
+import { agentFactory, modelSettings } from './agents.ts';
 import type { AgentFactory } from './agents.ts';
 import type { Manifest } from './manifest.ts';
 import { differences, gitSha, LADDER_VERSION, ManifestError, MANIFEST_FORMAT, readManifest, sha256 } from './manifest.ts';
@@ -44,6 +45,10 @@ export interface RunRequest {
   redact?: 'content';
   /** A results folder whose recorded model responses answer this run's requests. */
   replay?: string;
+  /** --base-url, --thinking (off, on or a budget, as typed), --num-ctx: see src/models/settings.ts. */
+  baseUrl?: string;
+  thinking?: string;
+  numCtx?: number;
 }
 
 export interface RunWorld {
@@ -111,16 +116,23 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
   const rungs = await loadRungFiles(files, world.cwd);
   let choice: ModelChoice;
   let agent: AgentFactory;
+  let settings: ModelSettings | undefined;
   try {
     if (recording !== undefined) {
       const { spec, synthetic } = recording.manifest.model;
       choice = { spec, synthetic, reason: `replaying ${replayName}: every model response comes from that recording, no provider is called` };
       agent = recording.agent();
+      // What the recorded adapter sent; the replay sends nothing, but its requests are those.
+      settings = recording.manifest.model.settings;
     } else {
       choice = previous !== undefined && request.model === undefined
         ? resolveSpec(previous.model.spec, previous.model.reason)
         : await chooseModel(request.model, world);
-      agent = agentFactory(choice);
+      const flags = modelFlags(request, previous);
+      const wrong = flagProblems(choice.synthetic ? 'synthetic' : parseModelSpec(choice.spec).provider, flags);
+      if (wrong.length > 0) throw new InputError(wrong);
+      agent = agentFactory(choice, flags);
+      settings = modelSettings(choice, flags);
     }
   } catch (error) {
     if (error instanceof ModelSpecError || error instanceof ModelConfigError) throw new InputError([error.message]);
@@ -136,7 +148,7 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
     ladderVersion: LADDER_VERSION,
     gitSha: gitSha(world.cwd),
     node: process.version,
-    model: { spec: choice.spec, reason: choice.reason, synthetic: choice.synthetic },
+    model: { spec: choice.spec, reason: choice.reason, synthetic: choice.synthetic, ...(settings === undefined ? {} : { settings }) },
     arms: arms ?? template?.arms ?? DEFAULT_ARMS,
     passes: request.passes ?? template?.passes ?? DEFAULT_PASSES,
     seed: request.seed ?? template?.seed ?? DEFAULT_SEED,
@@ -163,6 +175,16 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
     out, manifest, rungs, choice, agent, resume: previous !== undefined,
     timeFactorOf: (loaded) => timeFactor ?? loaded.rung.timeFactor,
     secrets: credentialsIn(world.env),
+  };
+}
+
+/** The model flags given, else on --resume the ones the run was made with. */
+function modelFlags(request: RunRequest, previous: Manifest | undefined): ModelFlags {
+  return {
+    ...flagsFromSettings(previous?.model.settings),
+    ...(request.baseUrl === undefined ? {} : { baseUrl: request.baseUrl }),
+    ...(request.thinking === undefined ? {} : { thinking: parseThinking(request.thinking) }),
+    ...(request.numCtx === undefined ? {} : { numCtx: request.numCtx }),
   };
 }
 

@@ -20,9 +20,9 @@ export function redactEvent(event: TraceEventInput): TraceEventInput {
       return content === undefined ? event : { ...event, message: rest, bytes: Buffer.byteLength(content), hash: hash16(content) };
     }
     case 'model.response': {
-      if (event.message === undefined) return event;
-      const { message: _dropped, ...rest } = event;
-      return rest;
+      const { message: _dropped, adaptations, ...rest } = event;
+      // An adaptation can quote what the model wrote (arguments that were not JSON): its kind and tool stay.
+      return adaptations === undefined ? rest : { ...rest, adaptations: adaptations.map(({ kind, tool }) => ({ kind, ...(tool === undefined ? {} : { tool }) })) };
     }
     case 'tools.list': {
       if (event.offered === undefined) return event;

@@ -66,7 +66,15 @@ export const toolCallShape = z.object({
   args: z.record(z.string(), z.unknown()),
   /** The arguments as the provider sent them when they were not a JSON object. */
   rawArgs: text.optional(),
+  /** Why the call was not made (cut off by max_tokens, unreadable to the provider's server). */
+  invalid: text.optional(),
 });
+
+/** Reasoning that came with a turn, kept so it goes back to the provider unchanged. */
+export const thinkingShape = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('thinking'), thinking: text, signature: text.optional() }),
+  z.object({ type: z.literal('redacted_thinking'), data: text }),
+]);
 
 /**
  * The assistant's turn as it went back into the conversation. A provider's extra
@@ -76,7 +84,17 @@ export const assistantMessageShape = z.object({
   role: z.literal('assistant'),
   content: text,
   toolCalls: z.array(toolCallShape).readonly().optional(),
+  thinking: z.array(thinkingShape).readonly().optional(),
+  /** The provider's refusal text, sent back as it came. */
+  refusal: text.optional(),
 });
+
+/**
+ * What an adapter changed so a provider would take the request (a schema rewritten, a name
+ * shortened, arguments that were not JSON, a message the provider refuses as it was); the
+ * adapter's Adaptation (src/models/types.ts). Loose by kind, so a new kind reads as one.
+ */
+export const adaptationShape = z.object({ kind: text, tool: text.optional() }).catchall(z.unknown());
 
 /** The messages a `message` event carries; the assistant's come on `model.response`. */
 export const recordedMessageShape = z.discriminatedUnion('role', [
@@ -198,6 +216,8 @@ export const modelResponseShape = z.object({
   'error.type': text.optional(),
   /** v2, content `full`: the assistant message exactly as it went into the conversation. */
   message: assistantMessageShape.optional(),
+  /** v2: what the adapter changed for the provider, each change once per pass (the first response it applied to). */
+  adaptations: z.array(adaptationShape).optional(),
 });
 
 const rosterCounters = {

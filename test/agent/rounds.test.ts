@@ -113,4 +113,20 @@ describe('the conversation', () => {
     expect(conversation[2]).toMatchObject({ role: 'tool', isError: true });
     expect((conversation[2] as { content: string }).content).toContain('not a JSON object');
   });
+
+  it('does not send a call the adapter marked invalid, and answers with the adapter\'s reason', async () => {
+    const { lane, server, trace } = await setup();
+    const model = new FakeModel((_, n) => (n === 1 ? { calls: [{ name: 'wb__write' }] } : { text: 'gave up' }));
+    const complete = model.complete.bind(model);
+    model.complete = async (request) => {
+      const response = await complete(request);
+      return { ...response, toolCalls: response.toolCalls.map((c) => ({ ...c, invalid: 'Cut off by the token limit; not made.' })) };
+    };
+    const conversation: ChatMessage[] = [];
+    const result = await runStep({ model, lane, emit: trace.emit }, conversation, step());
+
+    expect(server.received).toEqual([]);
+    expect(result.calls).toEqual([expect.objectContaining({ tool: 'wb__write', outcome: 'invalid_arguments' })]);
+    expect(conversation[2]).toMatchObject({ role: 'tool', isError: true, content: 'Cut off by the token limit; not made.' });
+  });
 });

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import yargs from 'yargs';
 import { doctorCommand, runDoctor } from '../../src/cli/doctor.ts';
+import { ECHO_TOOL } from '../../src/models/doctor.ts';
+import { FUNCTION_NAME_RULE, wireName } from '../../src/models/names.ts';
 import { closedPort, FakeProvider, ollamaReply, openaiReply } from '../models/fakeServer.ts';
 
 const NO_WAIT = { retry: { sleep: async () => {} } };
@@ -17,41 +19,51 @@ describe('ladder doctor', () => {
   afterEach(async () => server.close());
 
   it('prints one OK line and exits 0 for a working model', async () => {
-    server.reply(ollamaReply('ready'), ollamaReply('', [{ name: 'ladder_echo', args: { text: 'ping' } }]), ollamaReply('ping'));
-    expect(await runDoctor('ollama:qwen3:8b', server.url, world())).toBe(0);
+    server.reply(ollamaReply('ready'), ollamaReply('', [{ name: ECHO_TOOL.name, args: { text: 'ping' } }]), ollamaReply('ping'));
+    expect(await runDoctor('ollama:qwen3:8b', { baseUrl: server.url }, world())).toBe(0);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^OK ollama:qwen3:8b: answers, calls a tool and accepts its result \(3 requests, /);
+    expect(lines[0]).toMatch(/^OK ollama:qwen3:8b: answers, calls a tool \(its union schema flattened\) and accepts its result \(3 requests, /);
     expect(server.seen.map((s) => s.path)).toStrictEqual(['/api/chat', '/api/chat', '/api/chat']);
   });
 
   it('exits 1 with a FAIL line when the model makes no tool call', async () => {
     server.reply(openaiReply('ready'), openaiReply('No.'));
-    expect(await runDoctor('openai:m', `${server.url}/v1`, world())).toBe(1);
+    expect(await runDoctor('openai:m', { baseUrl: `${server.url}/v1` }, world())).toBe(1);
     expect(lines).toStrictEqual(['FAIL openai:m: answers, but made no tool call when offered one (replied "No.")']);
   });
 
   it('exits 1 and says what to start when nothing listens, trying twice', async () => {
     const url = await closedPort();
-    expect(await runDoctor('ollama:m', url, world())).toBe(1);
+    expect(await runDoctor('ollama:m', { baseUrl: url }, world())).toBe(1);
     expect(lines).toStrictEqual([
       `FAIL ollama:m: connection failed after 2 attempts: connection refused; is Ollama running at ${url}? start it with "ollama serve" or set OLLAMA_HOST (request 1 of 3)`,
     ]);
   });
 
   it('exits 2 on a spec it cannot read, listing the forms', async () => {
-    expect(await runDoctor('gpt-4o', undefined, world())).toBe(2);
+    expect(await runDoctor('gpt-4o', {}, world())).toBe(2);
     expect(lines[0]).toMatch(/^FAIL model spec "gpt-4o": no provider; use ollama:<model>, /);
   });
 
   it('exits 2 on a missing key, before any request', async () => {
-    expect(await runDoctor('anthropic:claude-x', server.url, world())).toBe(2);
+    expect(await runDoctor('anthropic:claude-x', { baseUrl: server.url }, world())).toBe(2);
     expect(lines).toStrictEqual(['FAIL anthropic:claude-x: ANTHROPIC_API_KEY is not set; export it and run again']);
     expect(server.seen).toHaveLength(0);
   });
 
+  it('exits 2 on a --thinking it cannot read, or a flag the provider does not take, before any request', async () => {
+    expect(await runDoctor('anthropic:m', { thinking: 'lots' }, world({ ANTHROPIC_API_KEY: 'k' }))).toBe(2);
+    expect(await runDoctor('openai:m', { baseUrl: `${server.url}/v1`, numCtx: 4096 }, world())).toBe(2);
+    expect(lines).toStrictEqual([
+      'FAIL --thinking lots: use off, on, or a budget of thinking tokens (at least 1024)',
+      'FAIL --num-ctx applies to ollama: models, not to openai: models',
+    ]);
+    expect(server.seen).toHaveLength(0);
+  });
+
   it('takes the key from the environment it is given', async () => {
-    server.reply(openaiReply('ready'), openaiReply(null, [{ id: 'c', name: 'ladder_echo', args: { text: 'ping' } }]), openaiReply('ping'));
-    expect(await runDoctor('openai:m', `${server.url}/v1`, world({ OPENAI_API_KEY: 'sk-doc' }))).toBe(0);
+    server.reply(openaiReply('ready'), openaiReply(null, [{ id: 'c', name: wireName(ECHO_TOOL.name, FUNCTION_NAME_RULE), args: { text: 'ping' } }]), openaiReply('ping'));
+    expect(await runDoctor('openai:m', { baseUrl: `${server.url}/v1` }, world({ OPENAI_API_KEY: 'sk-doc' }))).toBe(0);
     expect(server.seen[0]!.headers.authorization).toBe('Bearer sk-doc');
   });
 
@@ -61,12 +73,13 @@ describe('ladder doctor', () => {
       vi.restoreAllMocks();
     });
 
-    it('reads --model and --base-url and sets the exit code', async () => {
+    it('reads --model, --base-url, --thinking and --num-ctx and sets the exit code', async () => {
       const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-      server.reply(ollamaReply('ready'), ollamaReply('', [{ name: 'ladder_echo', args: { text: 'ping' } }]), ollamaReply('ping'));
-      await yargs().command(doctorCommand).strict().parseAsync(['doctor', '--model', 'ollama:m', '--base-url', server.url]);
+      server.reply(ollamaReply('ready'), ollamaReply('', [{ name: ECHO_TOOL.name, args: { text: 'ping' } }]), ollamaReply('ping'));
+      await yargs().command(doctorCommand).strict().parseAsync(['doctor', '--model', 'ollama:m', '--base-url', server.url, '--thinking', 'on', '--num-ctx', '4096']);
       expect(process.exitCode).toBe(0);
       expect(String(out.mock.calls[0]?.[0])).toMatch(/^OK ollama:m: /);
+      expect(server.seen.map((s) => [s.body.think, s.body.options.num_ctx])).toStrictEqual([[true, 4096], [true, 4096], [true, 4096]]);
     });
 
     it('requires --model', async () => {

@@ -35,6 +35,7 @@ describe('AnthropicAdapter', () => {
     expect(seen!.body).toStrictEqual({
       model: 'claude-test',
       max_tokens: 512,
+      thinking: { type: 'disabled' },
       system: 'Be brief.\n\nUse tools.',
       messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in a.txt and b.txt?' }] }],
       tools: [{ name: READ.name, description: READ.description, input_schema: READ.inputSchema }],
@@ -44,7 +45,7 @@ describe('AnthropicAdapter', () => {
   it('asks for 4096 tokens by default and does not send what this API has no parameter for', async () => {
     server.reply(anthropicReply('hi'));
     const res = await model.complete({ messages: ASK, tools: [], options: { temperature: 0, seed: 3, numCtx: 2048 } });
-    expect(Object.keys(server.seen[0]!.body).sort()).toStrictEqual(['max_tokens', 'messages', 'model']);
+    expect(Object.keys(server.seen[0]!.body).sort()).toStrictEqual(['max_tokens', 'messages', 'model', 'thinking']);
     expect(server.seen[0]!.body.max_tokens).toBe(4096);
     expect(res.ignoredOptions).toStrictEqual(['temperature', 'seed', 'numCtx']);
   });

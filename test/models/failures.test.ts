@@ -11,6 +11,25 @@ interface Case {
   readonly ok: (text: string) => Reply;
 }
 
+// What each service answers a conversation longer than the model's context: Ollama passes on
+// llama-server's error body as its message; OpenAI's code context_length_exceeded; Anthropic's
+// "prompt is too long".
+const OVERFLOW: Record<Case['name'], Reply> = {
+  ollama: errorReply('ollama', 400, JSON.stringify({
+    error: { code: 400, message: 'request (9000 tokens) exceeds the available context size (8192 tokens), try increasing it', type: 'exceed_context_size_error' },
+  })),
+  openai: {
+    status: 400,
+    json: {
+      error: {
+        message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130001 tokens. Please reduce the length of the messages.",
+        type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded',
+      },
+    },
+  },
+  anthropic: { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } } },
+};
+
 const CASES: Case[] = [
   { name: 'ollama', make: (url, o) => new OllamaAdapter('m', { ...o, baseUrl: url }), ok: (t) => ollamaReply(t) },
   { name: 'openai', make: (url, o) => new OpenAIAdapter('m', { ...o, baseUrl: `${url}/v1`, apiKey: 'sk-test' }), ok: (t) => openaiReply(t) },
@@ -104,11 +123,28 @@ describe.each(CASES)('$name adapter against a failing provider', ({ name, make, 
   it('fails at once on a 401 with one line naming the status and the server message', async () => {
     server.reply(errorReply(name, 401, 'invalid key'), ok('never'));
     const err = await rejection(adapter().complete(HELLO));
-    expect(err).toMatchObject({ kind: 'client', status: 401, attempts: 1, retryable: false });
-    expect((err as Error).message).toMatch(new RegExp(`^${name}:m: request rejected: HTTP 401: invalid key`));
+    expect(err).toMatchObject({ kind: 'auth', status: 401, attempts: 1, retryable: false });
+    expect((err as Error).message).toMatch(new RegExp(`^${name}:m: authentication failed: HTTP 401: invalid key`));
     expect((err as Error).message).not.toContain('\n');
     expect(server.seen).toHaveLength(1);
     expect(clock.waits).toStrictEqual([]);
+  });
+
+  it('fails at once on a context overflow, with its own line and no retry', async () => {
+    server.reply(OVERFLOW[name], ok('never'));
+    const err = await rejection(adapter().complete(HELLO));
+    expect(err).toMatchObject({ kind: 'context_length', status: 400, attempts: 1, retryable: false });
+    expect((err as Error).message).toMatch(new RegExp(`^${name}:m: the conversation is longer than the model's context: HTTP 400: [^{]+; `));
+    expect((err as Error).message).not.toContain('\n');
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('names the key to check on a 403 as well, without retrying', async () => {
+    server.reply(errorReply(name, 403, 'forbidden'), ok('never'));
+    const err = await rejection(adapter().complete(HELLO));
+    expect(err).toMatchObject({ kind: 'auth', attempts: 1 });
+    if (name !== 'ollama') expect((err as Error).message).toMatch(/; check (OPENAI|ANTHROPIC)_API_KEY$/);
+    expect(server.seen).toHaveLength(1);
   });
 
   it('fails at once on a 400 and a 404', async () => {

@@ -36,16 +36,24 @@ describe('OllamaAdapter', () => {
         { role: 'system', content: 'Be brief.' },
         { role: 'user', content: 'Weather?' },
       ],
-      stream: false,
       tools: [{ type: 'function', function: { name: WEATHER.name, description: WEATHER.description, parameters: WEATHER.inputSchema } }],
-      options: { temperature: 0, seed: 7, num_ctx: 8192, num_predict: 256 },
+      think: false,
+      truncate: false,
+      stream: false,
+      options: { num_ctx: 8192, temperature: 0, seed: 7, num_predict: 256 },
     });
   });
 
-  it('sends neither tools nor options when there are none', async () => {
-    server.reply(ollamaReply('hi'));
+  it('always sends think, truncate: false and num_ctx, and no tools when there are none', async () => {
+    server.reply(ollamaReply('hi'), ollamaReply('hi'));
     await new OllamaAdapter('m', { baseUrl: server.url }).complete({ messages: [{ role: 'user', content: 'x' }], tools: [] });
-    expect(Object.keys(server.seen[0]!.body).sort()).toStrictEqual(['messages', 'model', 'stream']);
+    expect(server.seen[0]!.body).toStrictEqual({
+      model: 'm', messages: [{ role: 'user', content: 'x' }], think: false, truncate: false, stream: false, options: { num_ctx: 8192 },
+    });
+    const thinking = new OllamaAdapter('m', { baseUrl: server.url, thinking: 'on', numCtx: 32_768 });
+    expect(thinking.settings).toStrictEqual({ provider: 'ollama', baseUrl: server.url, thinking: 'on', numCtx: 32_768 });
+    await thinking.complete({ messages: [{ role: 'user', content: 'x' }], tools: [] });
+    expect(server.seen[1]!.body).toMatchObject({ think: true, options: { num_ctx: 32_768 } });
   });
 
   it('records prompt_eval_count, eval_count and the durations', async () => {

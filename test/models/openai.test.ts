@@ -125,7 +125,9 @@ describe('OpenAIAdapter', () => {
       {
         role: 'assistant',
         content: 'Retrying.',
-        tool_calls: [{ id: 'call_c', type: 'function', function: { name: 'db__query', arguments: '{"sql": "select' } }],
+        // the broken arguments go back as {}: the tool result quotes them, and a server that
+        // parses the history would refuse the whole request over them
+        tool_calls: [{ id: 'call_c', type: 'function', function: { name: 'db__query', arguments: '{}' } }],
       },
       { role: 'tool', tool_call_id: 'call_c', content: 'bad JSON' },
     ]);

@@ -39,9 +39,25 @@ describe('kindOfStatus', () => {
     [529, 'server'],
     [499, 'client'],
     [400, 'client'],
-    [401, 'client'],
+    [401, 'auth'],
+    [403, 'auth'],
     [404, 'client'],
   ])('calls %i %s', (status, kind) => expect(kindOfStatus(status)).toBe(kind));
+
+  it.each([
+    [400, "This model's maximum context length is 8192 tokens. However, your messages resulted in 9100 tokens."],
+    [400, 'prompt is too long: 210000 tokens > 200000 maximum'],
+    [400, 'request (9000 tokens) exceeds the available context size (8192 tokens), try increasing it'],
+    [500, 'the input length exceeds the context length'],
+  ])('calls %i "%s" a context overflow, whatever the status', (status, message) => {
+    expect(kindOfStatus(status, message)).toBe('context_length');
+  });
+
+  it('reads a context word only in a failure, and a 401 as auth whatever it says', () => {
+    expect(kindOfStatus(200, 'maximum context length')).not.toBe('context_length');
+    expect(kindOfStatus(401, 'prompt is too long')).toBe('auth');
+    expect(kindOfStatus(500, 'context canceled')).toBe('server');
+  });
 });
 
 describe('parseRetryAfter', () => {
