@@ -15,8 +15,11 @@ export async function runMerge(args: MergeArgs, say: (line: string) => void = (l
   const { writeSummary } = await import('../report/summary.ts');
   try {
     const merged = await mergeShards(args.out, args.shards, process.cwd());
-    await writeSummary(merged.out);
-    say(`merged ${args.shards.length} shards into ${args.out}: ${merged.passes} passes`);
+    const summary = await writeSummary(merged.out);
+    const { damaged } = summary.traces;
+    // Traces are copied whole, damage included: the merged run says what its figures leave out.
+    say(`merged ${args.shards.length} shards into ${args.out}: ${merged.passes} passes` +
+      (damaged === 0 ? '' : ` (${damaged} damaged, left out of every figure)`));
     return 0;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
