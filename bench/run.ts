@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { benchLane } from './lane.ts';
 import { benchRunner } from './runner.ts';
 import { benchSummarize } from './summarize.ts';
+import { benchTraces } from './traces.ts';
 
 type Figures = Record<string, number | string>;
 
@@ -18,6 +19,8 @@ export const BENCHMARKS: Record<string, () => Promise<Figures>> = {
     const { summarizeEventsPerSecond, summarizePeakRssMb, events, ms } = await benchSummarize();
     return { summarizeEventsPerSecond, summarizePeakRssMb, summarizeEvents: events, summarizeMs: ms };
   },
+  // Trace bytes per pass of the default rungs, with the conversation and redacted (the floor).
+  traces: () => benchTraces(),
 };
 
 const REPORT = 'reports/bench.json';
