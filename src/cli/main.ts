@@ -27,6 +27,7 @@ if (args[0] !== 'serve') {
     .command(compareCommand)
     .command(reportCommand)
     .command(probeCommand);
+  program.command((await import('./show.ts')).showCommand);
 }
 await program
   .demandCommand(1, 'Name a command: ladder run, or ladder --help for the list.')

@@ -1,0 +1,296 @@
+// What a transcript says, in words: the one model that `ladder show` and the HTML report only
+// lay out, so the terminal and the browser can never tell a pass differently (the same idea
+// as render/document.ts for the figures).
+import { CEILING_TEXT } from '../../agent/calls.ts';
+import type { Outcome } from '../../trace/index.ts';
+import { grouped, plural, quantity } from '../words.ts';
+import type { CallRecord, PassTranscript, Recorded, RoundRecord, StepRecord } from './build.ts';
+import type { FoldLimits, Folding } from './fold.ts';
+import { bytesText, FOLD, fold } from './fold.ts';
+
+/** How a renderer may colour a line: what went right, wrong, or what a mechanism did. */
+export type Tone = 'good' | 'bad' | 'warn' | 'plain';
+
+/** A text as recorded (folded), or one line saying what the trace kept instead. */
+export type Body = { kind: 'text'; lines: string[]; more: string | null } | { kind: 'missing'; says: string };
+
+export interface CallView {
+  name: string;
+  args: Body;
+  /** The lane's outcome, or `not_made` when the harness answered for a call it did not make. */
+  outcome: Outcome | 'not_made';
+  tone: Tone;
+  /** The outcome in words, with the mechanism that acted: `refused by the breaker: ...`. */
+  status: string;
+  result: Body | null;
+}
+
+export interface RoundView {
+  label: string;
+  /** Tokens, and a round offered no tools. */
+  detail: string;
+  text: Body | null;
+  /** The provider's failure when no response came. */
+  error: string | null;
+  calls: CallView[];
+  /** Set on the round where two arms' conversations first differ (diverge.ts). */
+  mark: string | null;
+}
+
+export interface StepView {
+  step: number;
+  heading: string;
+  tone: Tone;
+  /** passed, failed, errored, did not finish. */
+  status: string;
+  prompt: Body | null;
+  tools: string;
+  rounds: RoundView[];
+  end: string;
+  failedChecks: { check: string; why: string }[];
+}
+
+export type PassStatus = 'passed' | 'failed' | 'errored' | 'unfinished';
+
+export interface TranscriptView {
+  title: string;
+  status: PassStatus;
+  tone: Tone;
+  facts: string;
+  /** What the trace did not record, and why; a pass cut short. */
+  notes: string[];
+  /** Why the pass did not pass, in one line (the first failed check, say), or null. */
+  failure: string | null;
+  system: Body | null;
+  steps: StepView[];
+}
+
+export const STATUS_TONE: Record<PassStatus, Tone> = { passed: 'good', failed: 'bad', errored: 'warn', unfinished: 'warn' };
+
+const CONTENT_NOTES = {
+  none: "Trace format 1: it recorded counts only, so prompts, the model's text, arguments and results are not shown; sizes, outcomes and checks are.",
+  redacted: "Recorded with --redact content: prompts, the model's text, arguments and results were kept as sizes and hashes only.",
+  full: null,
+} as const;
+
+/** passed, failed, errored (the provider or the harness failed, not the model), or unfinished. */
+export function passStatus(t: PassTranscript): PassStatus {
+  if (t.end === undefined) return 'unfinished';
+  if (t.end.error !== undefined || t.steps.some((s) => s.end?.reason === 'errored')) return 'errored';
+  return t.end.passed ? 'passed' : 'failed';
+}
+
+/** Why a step errored: its own line, else the provider failure of its last round (format 1 kept only that). */
+function stepError(s: StepRecord): string {
+  return s.end?.error ?? s.rounds.findLast((r) => r.error !== undefined)?.error ?? 'no error recorded';
+}
+
+// A check is named by its whole spec (a file check quotes its pattern); the why says what failed.
+const CHECK_CHARS = 60;
+
+function stepFailure(s: StepRecord): string | null {
+  const end = s.end;
+  if (end === undefined) return `step ${s.step} did not finish`;
+  if (end.reason === 'errored') return `step ${s.step} errored: ${stepError(s)}`;
+  const check = end.failedChecks[0];
+  if (check !== undefined) {
+    const name = check.check.length > CHECK_CHARS ? `${check.check.slice(0, CHECK_CHARS)}…` : check.check;
+    return `step ${s.step}: ${name}: ${check.why}`;
+  }
+  if (end.passed) return null;
+  return `step ${s.step} ${endReason(s)}`;
+}
+
+/** Why a pass did not pass, in one line: the harness's error, else its first failing step's first reason. */
+export function firstFailure(t: PassTranscript): string | null {
+  if (t.end?.error !== undefined) return `the harness ended the pass: ${t.end.error}`;
+  for (const s of t.steps) {
+    const why = stepFailure(s);
+    if (why !== null) return why;
+  }
+  if (t.end === undefined) return 'the pass did not finish';
+  return t.end.passed ? null : 'failed, with every recorded step passed';
+}
+
+function missing(what: string, r: Recorded | undefined): Body {
+  if (r === undefined) return { kind: 'missing', says: `${what} not recorded` };
+  const size = r.bytes === undefined ? '' : bytesText(r.bytes);
+  const hash = r.hash === undefined ? '' : `hash ${r.hash}`;
+  const said = [size, hash].filter((x) => x !== '').join(', ');
+  return { kind: 'missing', says: `${what} not recorded${said === '' ? '' : ` (${said})`}` };
+}
+
+function body(what: string, r: Recorded | undefined, limits: FoldLimits): Body {
+  if (r?.text === undefined) return missing(what, r);
+  return { kind: 'text', ...fold(r.text, limits) };
+}
+
+function endReason(s: StepRecord): string {
+  const end = s.end!;
+  const after = `after ${plural(end.rounds, 'round')} and ${plural(end.calls, 'call')}, in ${quantity(end.ms, 'ms')}`;
+  switch (end.reason) {
+    case 'answered':
+      return `answered ${after}`;
+    case 'ceiling':
+      return `stopped at the tool-call ceiling${s.ceiling === undefined ? '' : ` (${plural(s.ceiling, 'call')})`} ${after}`;
+    case 'time_limit':
+      return `stopped at its time limit${s.timeLimitMs === undefined ? '' : ` (${quantity(s.timeLimitMs, 'ms')})`} ${after}`;
+    case 'errored':
+      return `errored ${after}: ${stepError(s)}`;
+  }
+}
+
+/** The workbench's jobs_wait says in its result when its cap, not the caller's budget, ended the wait. */
+function waitCapped(call: CallRecord): string | null {
+  if (!call.name.endsWith('jobs_wait') || call.result?.text === undefined) return null;
+  let reply: unknown;
+  try {
+    reply = JSON.parse(call.result.text);
+  } catch {
+    return null;
+  }
+  const r = reply as { done?: unknown; remainingMs?: unknown; waitedMs?: unknown } | null;
+  if (r === null || typeof r !== 'object' || r.done !== false || typeof r.remainingMs !== 'number') return null;
+  const waited = typeof r.waitedMs === 'number' ? ` after ${quantity(r.waitedMs, 'ms')}` : '';
+  return `wait capped by the workbench${waited}: not finished, ${grouped(r.remainingMs)} ms of the budget left`;
+}
+
+function notMade(call: CallRecord): string {
+  const text = call.result?.text;
+  if (text === CEILING_TEXT) return "not made: the step's tool-call ceiling was reached";
+  if (text?.startsWith('The arguments were not a JSON object') === true) return 'not made: the arguments were not a JSON object';
+  return 'not made: the harness answered without calling the tool';
+}
+
+function callStatus(call: CallRecord): { outcome: CallView['outcome']; tone: Tone; status: string } {
+  const lane = call.lane;
+  if (lane === undefined) return { outcome: 'not_made', tone: 'warn', status: notMade(call) };
+  const ms = quantity(lane.ms, 'ms');
+  const probe = lane.probe ? '; the one probe let through a half-open circuit' : '';
+  switch (lane.outcome) {
+    case 'ok': {
+      const capped = waitCapped(call);
+      return capped === null
+        ? { outcome: 'ok', tone: 'good', status: `ok in ${ms}${probe}` }
+        : { outcome: 'ok', tone: 'warn', status: `ok in ${ms}; ${capped}${probe}` };
+    }
+    case 'failed':
+      return { outcome: 'failed', tone: 'bad', status: `failed (${lane.errorType ?? 'error'}) in ${ms}${probe}` };
+    case 'timeout':
+      return { outcome: 'timeout', tone: 'bad', status: `timed out after ${ms}: no answer in time; the tool may still be running${probe}` };
+    case 'refused': {
+      const at = call.failedAtRound === undefined ? 'earlier in this step' : `at round ${call.failedAtRound} of this step`;
+      return { outcome: 'refused', tone: 'warn', status: `refused by the breaker: the identical call failed ${at}; not sent` };
+    }
+    case 'unavailable': {
+      const server = lane.server === '' ? 'its server' : `server ${lane.server}`;
+      const why = lane.errorType === 'not_started' ? `${server} did not start` : `circuit open, ${server} kept failing`;
+      return { outcome: 'unavailable', tone: 'warn', status: `unavailable: ${why}; not sent` };
+    }
+    case 'short_circuited': {
+      const at = call.answeredAt;
+      const where = at === undefined ? 'an earlier answer' : `the answer at step ${at.step}, round ${at.round}`;
+      return { outcome: 'short_circuited', tone: 'warn', status: `short-circuited as a repeat: identical to ${where} (asked ${plural(call.asked, 'time')}); not sent` };
+    }
+  }
+}
+
+function callView(call: CallRecord, limits: Folding): CallView {
+  const args = body('arguments', call.args, limits.data);
+  return { name: call.name, args, ...callStatus(call), result: call.result === undefined ? null : body('result', call.result, limits.data) };
+}
+
+function tokens(n: number | null): string {
+  return n === null ? '?' : grouped(n);
+}
+
+function roundView(r: RoundRecord, limits: Folding, mark: string | null): RoundView {
+  const detail = [
+    ...(r.error === undefined ? [`${tokens(r.tokensIn)} tokens in, ${tokens(r.tokensOut)} out`] : []),
+    ...(r.tools === 0 ? ['no tools offered'] : []),
+  ].join('; ');
+  let text: Body | null = null;
+  if (r.text?.text === undefined) text = r.text === undefined || r.text.bytes === 0 ? null : missing('text', r.text);
+  else if (r.text.text !== '' || r.calls.length === 0) text = r.text.text === '' ? { kind: 'missing', says: 'no text' } : body('text', r.text, limits.prose);
+  const attempts = r.attempts !== undefined && r.attempts > 1 ? ` after ${plural(r.attempts, 'attempt')}` : '';
+  return {
+    label: `Round ${r.round}`, detail, text, error: r.error === undefined ? null : `no response: ${r.error}${attempts}`,
+    calls: r.calls.map((c) => callView(c, limits)), mark,
+  };
+}
+
+function sameTools(x: StepRecord['tools'], y: StepRecord['tools']): boolean {
+  return x !== undefined && y !== undefined && x.count === y.count && x.names !== undefined && x.names.join('\n') === y.names?.join('\n');
+}
+
+/** The tools a step was offered; a list unchanged from the step before is not repeated. */
+function toolsLine(s: StepRecord, before: StepRecord | undefined): string {
+  const tools = s.tools;
+  if (tools === undefined) return 'tools offered: not recorded';
+  const failed = tools.failed.length === 0 ? '' : `; listing failed: ${tools.failed.join(', ')}`;
+  if (tools.count === 0) return `no tools offered${failed}`;
+  if (before !== undefined && sameTools(tools, before.tools)) return `${plural(tools.count, 'tool')} offered, the same as in step ${before.step}${failed}`;
+  const names = tools.names === undefined ? ' (names not recorded)' : `: ${tools.names.join(', ')}`;
+  return `${plural(tools.count, 'tool')} offered${names}${failed}`;
+}
+
+function stepView(s: StepRecord, before: StepRecord | undefined, limits: Folding, marks: ReadonlyMap<string, string>): StepView {
+  const end = s.end;
+  const status = end === undefined ? 'did not finish' : end.reason === 'errored' ? 'errored' : end.passed ? 'passed' : 'failed';
+  const tone: Tone = status === 'passed' ? 'good' : status === 'failed' ? 'bad' : 'warn';
+  return {
+    step: s.step,
+    heading: `Step ${s.step}`,
+    tone,
+    status,
+    prompt: s.prompt === undefined ? null : body('prompt', s.prompt, limits.prose),
+    tools: toolsLine(s, before),
+    rounds: s.rounds.map((r) => roundView(r, limits, marks.get(roundKey(s.step, r.round)) ?? null)),
+    end: end === undefined ? 'did not finish: no step.end recorded' : `${endReason(s)}; ${status}`,
+    failedChecks: end?.failedChecks.map((c) => ({ check: c.check, why: c.why })) ?? [],
+  };
+}
+
+export function roundKey(step: number, round: number): string {
+  return `${step}:${round}`;
+}
+
+export interface ViewOptions {
+  /** How far long texts are folded (default FOLD). */
+  fold?: Folding;
+  /** Only this step. */
+  step?: number;
+  /** The trace file, named in the facts line. */
+  file?: string;
+  /** Marks by roundKey(step, round): where another arm's conversation first differs. */
+  marks?: ReadonlyMap<string, string>;
+}
+
+export function transcriptView(t: PassTranscript, options: ViewOptions = {}): TranscriptView {
+  const limits = options.fold ?? FOLD;
+  const marks = options.marks ?? new Map<string, string>();
+  const status = passStatus(t);
+  const notes: string[] = [];
+  const content = CONTENT_NOTES[t.content];
+  if (content !== null) notes.push(content);
+  if (t.end === undefined) notes.push('The pass did not finish (its trace ends before pass.end); what was recorded is shown.');
+  const steps = t.steps
+    .map((s, i) => stepView(s, t.steps[i - 1], limits, marks))
+    .filter((s) => options.step === undefined || s.step === options.step);
+  const facts = [
+    `seed ${t.seed}`,
+    plural(t.steps.length, 'step'),
+    ...(t.end === undefined ? [] : [quantity(t.end.ms, 'ms')]),
+    ...(options.file === undefined ? [] : [`trace ${options.file}`]),
+  ].join(', ');
+  return {
+    title: `${t.rung}, arm ${t.arm}, pass ${t.pass}: ${status}`,
+    status,
+    tone: STATUS_TONE[status],
+    facts,
+    notes,
+    failure: firstFailure(t),
+    system: t.system === undefined ? null : body('system prompt', t.system, limits.prose),
+    steps,
+  };
+}
