@@ -5,6 +5,8 @@ import { comparisonDocument, runDocument } from './render/document.ts';
 import { renderHtml } from './render/html.ts';
 import { plots } from './render/plots.ts';
 import { renderMarkdown, renderTerminal } from './render/text.ts';
+import { passesHtml, PASSES_STYLE } from './render/transcriptHtml.ts';
+import { passGrids } from './transcript/run.ts';
 import type { LoadedRun } from './summary.ts';
 import { armsOf, loadRun, stableNumbers, summarizeLoaded } from './summary.ts';
 
@@ -37,10 +39,11 @@ export async function compareOutput(
   return { report, text: await renderComparison(report, b === undefined ? [a] : [a, b], options.format ?? 'table') };
 }
 
-/** `ladder report <run>`: one run's HTML, its arms compared when it has two or more. */
+/** `ladder report <run>`: one run's HTML, its arms compared when it has two or more, and every pass's transcript. */
 export async function runReportHtml(dir: string, options: CompareOptions = {}): Promise<string> {
   const run = await loadRun(dir);
   const comparison = armsOf(run).length > 1 ? compareLoaded(run, undefined, options) : null;
   const summary = comparison?.summaries[0] ?? summarizeLoaded(run);
-  return renderHtml(runDocument(summary, comparison), plots({ runs: [{ summary, passes: run.passes }], comparison }));
+  const passes = { style: PASSES_STYLE, body: passesHtml(await passGrids(run)) };
+  return renderHtml(runDocument(summary, comparison), plots({ runs: [{ summary, passes: run.passes }], comparison }), [passes]);
 }

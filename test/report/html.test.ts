@@ -62,4 +62,41 @@ describe('the HTML report in Chromium', () => {
     }
     await page.close();
   }, SLOW);
+
+  it('opens a pass\'s transcript from its cell in the grid, and the arms of a pass side by side', async () => {
+    const path = join(tmp.dir, 'after.html');
+    writeFileSync(path, await runReportHtml('test/fixtures/runs/after'));
+    const page = await context.newPage();
+    const errors: string[] = [];
+    const requests: string[] = [];
+    page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+    page.on('pageerror', (e) => void errors.push(e.message));
+    page.on('request', (r) => void requests.push(r.url()));
+    const url = pathToFileURL(path).href;
+    await page.goto(url, { waitUntil: 'load' });
+    const on0 = page.locator('article#t-0-0-0');
+    const off0 = page.locator('article#t-0-1-0');
+    expect(await on0.isVisible()).toBe(false);
+
+    await page.locator('table#g-0 a[href="#t-0-0-0"]').click();
+    expect(await on0.isVisible()).toBe(true);
+    expect(await off0.isVisible()).toBe(false);
+    await expect(on0.locator('h4').textContent()).resolves.toBe('dead-browser, arm on, pass 0: failed');
+    await expect(on0.textContent()).resolves.toContain('refused by the breaker: the identical call failed at round 0 of this step; not sent');
+    const box = await on0.boundingBox();
+    expect(box?.height).toBeGreaterThan(200);
+
+    await page.locator('table#g-0 a[href="#p-0-0"]').click();
+    expect(await on0.isVisible()).toBe(true);
+    expect(await off0.isVisible()).toBe(true);
+    const [left, right] = [await on0.boundingBox(), await off0.boundingBox()];
+    expect(right!.x).toBeGreaterThan(left!.x + left!.width / 2); // side by side, not one under the other
+    const marks = page.locator('section#p-0-0 .mk');
+    expect(await marks.count()).toBe(2);
+    await expect(marks.first().textContent()).resolves.toContain('First difference from off: workbench__browser_open: failed on off, refused by the breaker on on.');
+    expect(await page.locator('script').count()).toBe(0);
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([url]);
+    await page.close();
+  }, SLOW);
 });

@@ -1,5 +1,6 @@
 // One self-contained HTML file: the same text and tables as the other formats, and the plots
-// inlined as SVG. No script, no stylesheet or font to fetch: it opens offline.
+// inlined as SVG. No script, no stylesheet or font to fetch: it opens offline. A report adds
+// its passes' transcripts (transcriptHtml.ts), opened by links and CSS alone.
 import type { Document, Table } from './document.ts';
 import type { Plot } from './plots.ts';
 import { renderSvg } from './svg.ts';
@@ -36,7 +37,13 @@ async function figure(plot: Plot): Promise<string> {
   return `<figure class="plot" id="${plot.id}">\n<figcaption><strong>${escapeHtml(plot.title)}.</strong> ${escapeHtml(plot.caption)}</figcaption>\n${titled}\n</figure>`;
 }
 
-export async function renderHtml(doc: Document, plotList: Plot[]): Promise<string> {
+/** A part laid out elsewhere and appended after the sections (the report's passes and transcripts), with its style. */
+export interface HtmlPart {
+  style: string;
+  body: string;
+}
+
+export async function renderHtml(doc: Document, plotList: Plot[], parts: HtmlPart[] = []): Promise<string> {
   const figures: string[] = [];
   for (const plot of plotList) figures.push(await figure(plot));
   const sections = doc.sections.map((s) =>
@@ -50,7 +57,7 @@ export async function renderHtml(doc: Document, plotList: Plot[]): Promise<strin
     // Nothing may load from elsewhere: the report must read the same offline and in a year.
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
     `<title>${escapeHtml(doc.title)}</title>`,
-    `<style>${STYLE}</style>`,
+    `<style>${STYLE}${parts.map((p) => p.style).join('')}</style>`,
     '</head>',
     '<body>',
     `<h1>${escapeHtml(doc.title)}</h1>`,
@@ -58,6 +65,7 @@ export async function renderHtml(doc: Document, plotList: Plot[]): Promise<strin
     ...doc.intro.map((p) => `<p>${escapeHtml(p)}</p>`),
     ...(figures.length === 0 ? [] : ['<h2>Plots</h2>', ...figures]),
     ...sections,
+    ...parts.map((p) => p.body),
     '</body>',
     '</html>',
     '',
