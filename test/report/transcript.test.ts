@@ -122,6 +122,34 @@ describe('a transcript in the terminal', () => {
     expect(lines[2]).toBe('Why: step 0 stopped at the tool-call ceiling (8 calls) after 9 rounds and 8 calls, in 40 ms');
   });
 
+  it("shows the model's thinking and refusal, what the adapter changed, and a call it found invalid", () => {
+    const lines = text([{
+      rounds: [
+        {
+          thinking: ['The notes first.', null],
+          adaptations: [{ kind: 'schema', tool: 'wb__read', changes: ['dropped "format"'] }, { kind: 'name', tool: 'wb__read', sent: 'wb_read' }],
+          calls: [{ name: 'wb__read', invalid: 'The call was cut off at max_tokens, so wb__read was not called.' }],
+        },
+        { refusal: 'I cannot help with that.' },
+      ],
+    }]);
+    expect(lines.slice(lines.indexOf('  Round 1 (1,001 tokens in, 10 out)'), -2)).toEqual([
+      '  Round 1 (1,001 tokens in, 10 out)',
+      '    Adapted for the provider: the schema of wb__read rewritten: dropped "format"',
+      '    Adapted for the provider: wb__read sent as wb_read',
+      '    Thinking:',
+      '      The notes first.',
+      '    Thinking:',
+      '      [thinking sealed by the provider]',
+      '    → wb__read {"path":"a.md"}',
+      '      not made: the adapter found the call invalid (the result says why)',
+      '      │ The call was cut off at max_tokens, so wb__read was not called.',
+      '  Round 2 (1,002 tokens in, 10 out)',
+      '    Refusal:',
+      '      I cannot help with that.',
+    ]);
+  });
+
   it('folds a long result to its first lines and says how much more there was; --full folds nothing', () => {
     const long = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n');
     const steps: ScriptStep[] = [{ rounds: [{ calls: [{ outcome: 'ok', result: long }] }, { text: 'done' }] }];

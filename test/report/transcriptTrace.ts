@@ -16,6 +16,8 @@ export interface ScriptCall {
   ms?: number;
   probe?: true;
   server?: string;
+  /** The adapter marked the call invalid: never made, answered with this text. */
+  invalid?: string;
 }
 
 export interface ScriptRound {
@@ -23,6 +25,10 @@ export interface ScriptRound {
   calls?: ScriptCall[];
   /** The provider failed: no assistant message. */
   error?: string;
+  /** Thinking blocks; null: a block the provider sealed (redacted_thinking). */
+  thinking?: (string | null)[];
+  refusal?: string;
+  adaptations?: Record<string, unknown>[];
 }
 
 export interface ScriptStep {
@@ -59,9 +65,17 @@ export function scriptedPass(steps: ScriptStep[], options: { rung?: string; arm?
       emit({ type: 'model.response', step: s, round: r, 'gen_ai.usage.input_tokens': 1000 + r, 'gen_ai.usage.output_tokens': 10,
         'gen_ai.response.finish_reasons': [calls.length === 0 ? 'end' : 'tool_calls'], ms: 1, attempts: 1, textBytes: Buffer.byteLength(text),
         toolCalls: calls.map((c) => ({ 'gen_ai.tool.name': c.name, key: toolCallKey(c) })),
-        message: { role: 'assistant', content: text, ...(calls.length === 0 ? {} : { toolCalls: calls.map((c) => ({ id: c.id, name: c.name, args: c.args })) }) } });
+        ...(round.adaptations === undefined ? {} : { adaptations: round.adaptations }),
+        message: {
+          role: 'assistant', content: text,
+          ...(calls.length === 0 ? {} : { toolCalls: calls.map((c) => ({ id: c.id, name: c.name, args: c.args, ...(c.invalid === undefined ? {} : { invalid: c.invalid }) })) }),
+          ...(round.thinking === undefined ? {} : {
+            thinking: round.thinking.map((t) => (t === null ? { type: 'redacted_thinking', data: 'sealed' } : { type: 'thinking', thinking: t })),
+          }),
+          ...(round.refusal === undefined ? {} : { refusal: round.refusal }),
+        } });
       for (const c of calls) {
-        const result = c.result ?? `result of ${c.name}`;
+        const result = c.invalid ?? c.result ?? `result of ${c.name}`;
         if (c.outcome !== undefined) {
           const [server, tool] = c.name.split('__') as [string, string];
           emit({ type: 'tool.call', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': c.name, turn: s + 1, round: r, server: c.server ?? server, tool,

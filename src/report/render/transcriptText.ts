@@ -42,6 +42,9 @@ function roundLines(r: RoundView, paint: Paint): string[] {
     `  ${paint('bold', r.label)}${r.detail === '' ? '' : ` ${paint('dim', `(${r.detail})`)}`}`,
     ...(r.mark === null ? [] : [`    ${paint('warn', `◆ ${r.mark}`)}`]),
     ...(r.error === null ? [] : [`    ${paint('warn', r.error)}`]),
+    ...r.adaptations.map((a) => `    ${paint('dim', `Adapted for the provider: ${a}`)}`),
+    ...r.thinking.flatMap((t) => [`    ${paint('dim', 'Thinking:')}`, ...bodyLines(t, '      ', '', paint, 'dim')]),
+    ...(r.refusal === null ? [] : [`    ${paint('warn', 'Refusal:')}`, ...bodyLines(r.refusal, '      ', '', paint)]),
     ...(r.text === null ? [] : bodyLines(r.text, '    ', '', paint)),
     ...r.calls.flatMap((c) => callLines(c, paint)),
   ];

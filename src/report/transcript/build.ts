@@ -33,6 +33,8 @@ export interface CallRecord {
   key: string | undefined;
   /** The arguments as compact JSON, or as the provider sent them when they were not an object. */
   args: Recorded;
+  /** Why the adapter marked the call invalid (cut off, unreadable); such a call is never made. */
+  invalid: string | undefined;
   lane: LaneRecord | undefined;
   /** The tool message the model got back. */
   result: Recorded | undefined;
@@ -55,6 +57,12 @@ export interface RoundRecord {
   attempts: number | undefined;
   /** The provider's failure, when no response came. */
   error: string | undefined;
+  /** Reasoning that came with the turn; redacted thinking as undefined (the provider sent it sealed). */
+  thinking: (string | undefined)[];
+  /** The provider's refusal text. */
+  refusal: string | undefined;
+  /** What the adapter changed for the provider, first recorded on this response. */
+  adaptations: Record<string, unknown>[];
   calls: CallRecord[];
 }
 
@@ -157,7 +165,10 @@ export class TranscriptBuilder {
     const rounds = this.#step(stepIndex).rounds;
     let round = rounds.find((r) => r.round === index);
     if (round === undefined) {
-      round = { round: index, tools: undefined, text: undefined, tokensIn: null, tokensOut: null, ms: undefined, attempts: undefined, error: undefined, calls: [] };
+      round = {
+        round: index, tools: undefined, text: undefined, tokensIn: null, tokensOut: null, ms: undefined, attempts: undefined, error: undefined,
+        thinking: [], refusal: undefined, adaptations: [], calls: [],
+      };
       rounds.push(round);
       rounds.sort((x, y) => x.round - y.round);
     }
@@ -187,13 +198,18 @@ export class TranscriptBuilder {
     round.ms = e.ms;
     round.attempts = e.attempts;
     round.error = e['error.type'];
+    round.adaptations = (e.adaptations ?? []).map((a) => ({ ...a }));
     if (e['error.type'] !== undefined) return;
     const message = e.message;
     round.text = message === undefined ? { bytes: e.textBytes } : { text: message.content };
+    round.thinking = (message?.thinking ?? []).map((block) => (block.type === 'thinking' ? block.thinking : undefined));
+    round.refusal = message?.refusal;
     if (message?.toolCalls !== undefined) {
       message.toolCalls.forEach((call, i) => {
         const args: Recorded = { text: call.rawArgs ?? JSON.stringify(call.args) };
-        round.calls.push(newCall(call.id, call.name, e.toolCalls[i]?.key, args));
+        const record = newCall(call.id, call.name, e.toolCalls[i]?.key, args);
+        record.invalid = call.invalid;
+        round.calls.push(record);
       });
     } else {
       for (const call of e.toolCalls) round.calls.push(newCall(undefined, call['gen_ai.tool.name'], call.key, { bytes: undefined }));
@@ -254,7 +270,7 @@ export class TranscriptBuilder {
 }
 
 function newCall(id: string | undefined, name: string, key: string | undefined, args: Recorded): CallRecord {
-  return { id, name, key, args, lane: undefined, result: undefined, isError: undefined, failedAtRound: undefined, answeredAt: undefined, asked: 0 };
+  return { id, name, key, args, invalid: undefined, lane: undefined, result: undefined, isError: undefined, failedAtRound: undefined, answeredAt: undefined, asked: 0 };
 }
 
 /**

@@ -29,6 +29,11 @@ export interface RoundView {
   label: string;
   /** Tokens, and a round offered no tools. */
   detail: string;
+  /** What the adapter changed for the provider (each change once per pass, where it first applied). */
+  adaptations: string[];
+  thinking: Body[];
+  /** The provider's refusal. */
+  refusal: Body | null;
   text: Body | null;
   /** The provider's failure when no response came. */
   error: string | null;
@@ -156,6 +161,7 @@ function waitCapped(call: CallRecord): string | null {
 }
 
 function notMade(call: CallRecord): string {
+  if (call.invalid !== undefined) return 'not made: the adapter found the call invalid (the result says why)';
   const text = call.result?.text;
   if (text === CEILING_TEXT) return "not made: the step's tool-call ceiling was reached";
   if (text?.startsWith('The arguments were not a JSON object') === true) return 'not made: the arguments were not a JSON object';
@@ -200,6 +206,27 @@ function callView(call: CallRecord, limits: Folding): CallView {
   return { name: call.name, args, ...callStatus(call), result: call.result === undefined ? null : body('result', call.result, limits.data) };
 }
 
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** An adapter's change in words; a redacted trace keeps only its kind and tool. */
+export function adaptationWords(a: Record<string, unknown>): string {
+  const tool = str(a['tool']);
+  switch (a['kind']) {
+    case 'schema': {
+      const changes = Array.isArray(a['changes']) ? `: ${a['changes'].map(String).join('; ')}` : '';
+      return `the schema of ${tool ?? 'a tool'} rewritten${changes}`;
+    }
+    case 'name':
+      return `${tool ?? 'a tool'} sent as ${str(a['sent']) ?? 'another name'}`;
+    case 'arguments':
+      return `the arguments of ${tool ?? 'a call'}${str(a['why']) === undefined ? ' changed' : `: ${str(a['why'])}`}`;
+    case 'message':
+      return typeof a['index'] === 'number' ? `message ${a['index']}: ${str(a['change']) ?? 'changed'}` : 'a message changed';
+    default:
+      return `${String(a['kind'])}${tool === undefined ? '' : ` (${tool})`}`;
+  }
+}
+
 function tokens(n: number | null): string {
   return n === null ? '?' : grouped(n);
 }
@@ -211,10 +238,14 @@ function roundView(r: RoundRecord, limits: Folding, mark: string | null): RoundV
   ].join('; ');
   let text: Body | null = null;
   if (r.text?.text === undefined) text = r.text === undefined || r.text.bytes === 0 ? null : missing('text', r.text);
-  else if (r.text.text !== '' || r.calls.length === 0) text = r.text.text === '' ? { kind: 'missing', says: 'no text' } : body('text', r.text, limits.prose);
+  else if (r.text.text !== '' || (r.calls.length === 0 && r.refusal === undefined)) text = r.text.text === '' ? { kind: 'missing', says: 'no text' } : body('text', r.text, limits.prose);
   const attempts = r.attempts !== undefined && r.attempts > 1 ? ` after ${plural(r.attempts, 'attempt')}` : '';
   return {
-    label: `Round ${r.round}`, detail, text, error: r.error === undefined ? null : `no response: ${r.error}${attempts}`,
+    label: `Round ${r.round}`, detail,
+    adaptations: r.adaptations.map(adaptationWords),
+    thinking: r.thinking.map((t) => (t === undefined ? { kind: 'missing', says: 'thinking sealed by the provider' } : body('thinking', { text: t }, limits.prose))),
+    refusal: r.refusal === undefined ? null : body('refusal', { text: r.refusal }, limits.prose),
+    text, error: r.error === undefined ? null : `no response: ${r.error}${attempts}`,
     calls: r.calls.map((c) => callView(c, limits)), mark,
   };
 }
