@@ -1,5 +1,7 @@
 // A pass's transcript: built from its events, worded once (view.ts), laid out for the terminal
 // and for HTML. The expected lines are what a reader sees, written out in full.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CEILING_TEXT } from '../../src/agent/calls.ts';
 import { renderTranscriptText, ansiColour } from '../../src/report/render/transcriptText.ts';
@@ -8,6 +10,7 @@ import { buildTranscript } from '../../src/report/transcript/build.ts';
 import type { PassTranscript } from '../../src/report/transcript/build.ts';
 import { firstDivergence } from '../../src/report/transcript/diverge.ts';
 import { loadRun } from '../../src/report/summary.ts';
+import { readTranscript } from '../../src/report/transcript/read.ts';
 import { passGrids } from '../../src/report/transcript/run.ts';
 import type { RungGrid } from '../../src/report/transcript/run.ts';
 import { NO_FOLD } from '../../src/report/transcript/fold.ts';
@@ -16,6 +19,7 @@ import type { ViewOptions } from '../../src/report/transcript/view.ts';
 import { redactEvent } from '../../src/trace/index.ts';
 import type { TraceEvent, TraceEventInput } from '../../src/trace/index.ts';
 import type { ScriptStep } from './transcriptTrace.ts';
+import { tempDir } from './runBuilder.ts';
 import { scriptedPass } from './transcriptTrace.ts';
 
 const BROWSE = { name: 'wb__browse', args: { url: 'http://site.local' } };
@@ -296,5 +300,31 @@ describe("the report's grid of passes", () => {
     ]);
     expect(browser.pairs[2]!.columns.map((c) => c.view?.title ?? null)).toEqual([null, 'dead-browser, arm off, pass 2: failed']);
     expect(sql.pairs[0]!.divergence).toEqual(['off and on: the same conversation throughout.']);
+  });
+});
+
+describe('the transcript read for a counted pass', () => {
+  const jsonl = (events: TraceEvent[]): string => events.map((e) => `${JSON.stringify(e)}\n`).join('');
+  const attempt = (answer: string, options: { end?: boolean } = {}): TraceEvent[] => scriptedPass([{ rounds: [{ text: answer }] }], options);
+  const record = { file: 'traces/r/on-0.jsonl', rung: 'r', arm: 'on', pass: 0 };
+
+  it('is the attempt the report counts: the first in its file that ended and broke no rule', async () => {
+    const tmp = tempDir('ladder-transcript-');
+    try {
+      mkdirSync(join(tmp.dir, 'traces/r'), { recursive: true });
+      const path = join(tmp.dir, record.file);
+      const answer = async (): Promise<string | undefined> => (await readTranscript(tmp.dir, record)).steps[0]!.rounds[0]!.text?.text;
+      // Cut short, then made again on resume: the second attempt counts.
+      writeFileSync(path, jsonl([...attempt('first', { end: false }), ...attempt('second')]));
+      await expect(answer()).resolves.toBe('second');
+      // Complete, then a damaged attempt appended: the first still counts.
+      const damaged = attempt('third').map((e) => (e.type === 'step.end' ? { ...e, reason: 'exploded' } : e)) as TraceEvent[];
+      writeFileSync(path, jsonl([...attempt('first'), ...damaged]));
+      await expect(answer()).resolves.toBe('first');
+      writeFileSync(path, jsonl(damaged));
+      await expect(answer()).rejects.toThrow(/r on pass 0 is no longer in this trace/);
+    } finally {
+      tmp.remove();
+    }
   });
 });
