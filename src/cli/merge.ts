@@ -9,7 +9,11 @@ export interface MergeArgs {
 }
 
 /** Returns 0 merged, 2 when the shards cannot be joined (one line per reason). */
-export async function runMerge(args: MergeArgs, say: (line: string) => void = (line) => void process.stdout.write(`${line}\n`)): Promise<number> {
+export async function runMerge(
+  args: MergeArgs,
+  say: (line: string) => void = (line) => void process.stdout.write(`${line}\n`),
+  err: (line: string) => void = (line) => void process.stderr.write(`${line}\n`),
+): Promise<number> {
   const { mergeShards } = await import('../runner/merge.ts');
   const { InputError } = await import('../runner/rungFiles.ts');
   const { writeSummary } = await import('../report/summary.ts');
@@ -23,7 +27,7 @@ export async function runMerge(args: MergeArgs, say: (line: string) => void = (l
     return 0;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    for (const line of error.lines) say(`ladder merge: ${line}`);
+    for (const line of error.lines) err(`ladder merge: ${line}`);
     return 2;
   }
 }

@@ -144,13 +144,13 @@ describe('a small run', () => {
     expect(existsSync(join(merged, 'summary.json'))).toBe(true);
 
     const refused: string[] = [];
-    expect(await runMerge({ out: join(base, 'half'), shards: [shard0] }, (line) => refused.push(line))).toBe(2);
+    expect(await runMerge({ out: join(base, 'half'), shards: [shard0] }, () => undefined, (line) => refused.push(line))).toBe(2);
     expect(refused).toEqual(['ladder merge: missing shard(s) 1/2']);
     const twice: string[] = [];
-    expect(await runMerge({ out: join(base, 'twice'), shards: [shard0, shard0] }, (line) => twice.push(line))).toBe(2);
+    expect(await runMerge({ out: join(base, 'twice'), shards: [shard0, shard0] }, () => undefined, (line) => twice.push(line))).toBe(2);
     expect(twice[0]).toMatch(/shard 0\/2 is also /);
     const other: string[] = [];
-    expect(await runMerge({ out: join(base, 'other'), shards: [shard0, out] }, (line) => other.push(line))).toBe(2);
+    expect(await runMerge({ out: join(base, 'other'), shards: [shard0, out] }, () => undefined, (line) => other.push(line))).toBe(2);
     expect(other).toContain(`ladder merge: ${out}: not a shard (it was run without --shard)`);
   }, 120_000);
 });

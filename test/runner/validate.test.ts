@@ -19,7 +19,9 @@ describe('ladder rungs validate', () => {
 
   it('gives bad input one line per problem and exit 2', async () => {
     const said: string[] = [];
-    expect(await runValidate({ files: ['test/runner/fixtures/no-such-rung.yaml'] }, (line) => said.push(line))).toBe(2);
-    expect(said).toEqual(['test/runner/fixtures/no-such-rung.yaml: no rung file matches (give a file, a folder, a glob or a rung name in rungs/)']);
+    const errors: string[] = [];
+    expect(await runValidate({ files: ['test/runner/fixtures/no-such-rung.yaml'] }, (line) => said.push(line), (line) => errors.push(line))).toBe(2);
+    expect(said).toEqual([]);
+    expect(errors).toEqual(['ladder rungs validate: test/runner/fixtures/no-such-rung.yaml: no rung file matches (give a file, a folder, a glob or a rung name in rungs/)']);
   });
 });
