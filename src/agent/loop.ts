@@ -44,6 +44,8 @@ export interface StepResult {
   answeredAt?: number;
   /** One line, when reason is 'errored'. */
   error?: string;
+  /** When reason is 'errored': what failed in a few words (`connection refused`), for progress lines and grouping. */
+  cause?: string;
   ms: number;
 }
 
@@ -108,10 +110,11 @@ export async function runStep(ctx: AgentContext, conversation: ChatMessage[], st
   let rounds = 0;
   let answer = '';
   let answeredAt: number | undefined;
-  const end = (reason: StepEndReason, error?: string): StepResult => ({
+  const end = (reason: StepEndReason, error?: string, cause = error): StepResult => ({
     reason, answer, rounds, calls, toolsOfferedPerRound,
     ...(answeredAt === undefined ? {} : { answeredAt }),
     ...(error === undefined ? {} : { error }),
+    ...(cause === undefined ? {} : { cause }),
     ms: performance.now() - started,
   });
 
@@ -135,7 +138,7 @@ export async function runStep(ctx: AgentContext, conversation: ChatMessage[], st
     }
   } catch (error) {
     if (error instanceof StepStopped) return error.why === 'time_limit' ? end('time_limit') : end('errored', 'interrupted');
-    if (error instanceof ProviderError) return end('errored', error.message);
+    if (error instanceof ProviderError) return end('errored', error.message, error.detail);
     throw error;
   } finally {
     limits[Symbol.dispose]();

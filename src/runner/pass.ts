@@ -42,6 +42,8 @@ export interface StepOutcome {
   reason: StepResult['reason'];
   /** Every check with its result, in the rung's order. */
   checks: { check: string; passed: boolean; why?: string }[];
+  /** An errored step (a provider that kept failing): its one line, and the cause in a few words. */
+  error?: { line: string; cause: string };
 }
 
 export interface PassOutcome {
@@ -119,7 +121,8 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
       ...(result.answeredAt === undefined ? {} : { answeredAt: Math.round(result.answeredAt * 1000) / 1000 }),
       ...(result.error === undefined ? {} : { error: result.error }),
     });
-    return { step: index, passed, reason: result.reason, checks };
+    const error = result.reason === 'errored' && result.error !== undefined ? { error: { line: result.error, cause: result.cause ?? result.error } } : {};
+    return { step: index, passed, reason: result.reason, checks, ...error };
   };
   const context = {
     model: agent.model, lane: toolLane, emit, scrubber, signal: input.signal, adaptationsSeen: new Set<string>(),

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ArmError } from '../lane/index.ts';
 import { flagProblems, flagsFromSettings, ModelConfigError, ModelSpecError, parseModelSpec, parseThinking } from '../models/index.ts';
-import type { ModelFlags, ModelSettings } from '../models/index.ts';
+import type { AdapterOptions, ModelFlags, ModelSettings } from '../models/index.ts';
 import type { LoadedRung } from '../rungs/load.ts';
 import { agentFactory, modelSettings } from './agents.ts';
 import type { AgentFactory } from './agents.ts';
@@ -14,6 +14,7 @@ import { differences, gitSha, LADDER_VERSION, ManifestError, MANIFEST_FORMAT, re
 import { chooseModel, resolveSpec } from './model.ts';
 import type { ModelChoice } from './model.ts';
 import { canonicalArms } from './plan.ts';
+import { unreachable } from './reach.ts';
 import { findRungFiles, InputError, loadRungFiles } from './rungFiles.ts';
 import { ReplaySource } from './replay.ts';
 import { formatShard, parseShard, RunUsageError } from './seeds.ts';
@@ -56,6 +57,8 @@ export interface RunWorld {
   env: Readonly<Record<string, string | undefined>>;
   fetch?: typeof fetch;
   now?: () => Date;
+  /** Seams for tests (the retry policy's sleep); users never set them. */
+  adapter?: AdapterOptions;
 }
 
 export interface PreparedRun {
@@ -117,6 +120,7 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
   let choice: ModelChoice;
   let agent: AgentFactory;
   let settings: ModelSettings | undefined;
+  let flags: ModelFlags = {};
   try {
     if (recording !== undefined) {
       const { spec, synthetic } = recording.manifest.model;
@@ -128,15 +132,20 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
       choice = previous !== undefined && request.model === undefined
         ? resolveSpec(previous.model.spec, previous.model.reason)
         : await chooseModel(request.model, world);
-      const flags = modelFlags(request, previous);
+      flags = modelFlags(request, previous);
       const wrong = flagProblems(choice.synthetic ? 'synthetic' : parseModelSpec(choice.spec).provider, flags);
       if (wrong.length > 0) throw new InputError(wrong);
-      agent = agentFactory(choice, flags);
-      settings = modelSettings(choice, flags);
+      agent = agentFactory(choice, flags, adapterWorld(world));
+      settings = modelSettings(choice, flags, adapterWorld(world));
     }
   } catch (error) {
     if (error instanceof ModelSpecError || error instanceof ModelConfigError) throw new InputError([error.message]);
     throw error;
+  }
+  // A replay calls no provider, so there is nothing to reach.
+  if (!choice.synthetic && recording === undefined) {
+    const problem = await unreachable(choice.spec, { ...adapterWorld(world), ...flags });
+    if (problem !== undefined) throw new InputError([problem]);
   }
   const now = world.now?.() ?? new Date();
   const runId = previous?.runId ?? (request.out === undefined ? defaultRunId(now, choice.spec) : request.out.split(/[\\/]/).filter(Boolean).pop()!);
@@ -186,6 +195,11 @@ function modelFlags(request: RunRequest, previous: Manifest | undefined): ModelF
     ...(request.thinking === undefined ? {} : { thinking: parseThinking(request.thinking) }),
     ...(request.numCtx === undefined ? {} : { numCtx: request.numCtx }),
   };
+}
+
+/** Where the adapters read keys from, and (tests only) their retry policy. */
+function adapterWorld(world: RunWorld): AdapterOptions {
+  return { ...world.adapter, env: world.env };
 }
 
 async function readPrevious(out: string): Promise<Manifest> {
