@@ -28,7 +28,8 @@ export async function runValidate(
     ...(args.timeFactor === undefined ? {} : { timeFactor: args.timeFactor }),
     onRung: (file, found) => (found.length === 0 ? say(`ok ${file}`) : found.forEach((line) => say(line))),
   });
-  say(problems.length === 0 ? `${rungs.length} rungs valid` : `${problems.length} problem(s) in ${rungs.length} rungs`);
+  const { plural } = await import('../report/words.ts');
+  say(problems.length === 0 ? `${plural(rungs.length, 'rung')} valid` : `${plural(problems.length, 'problem')} in ${plural(rungs.length, 'rung')}`);
   return problems.length === 0 ? 0 : 1;
 }
 

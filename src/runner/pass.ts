@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { runStep } from '../agent/index.ts';
 import type { StepResult, StepSpec, ToolLane } from '../agent/index.ts';
 import { Lane, LaneConfigError, parseArm } from '../lane/index.ts';
+import type { CallResult } from '../lane/index.ts';
 import type { ChatMessage } from '../models/index.ts';
 import { answerCheckOf, runChecks } from '../rungs/checks.ts';
 import type { Rung, RungStep } from '../rungs/schema.ts';
@@ -34,6 +35,8 @@ export interface PassInput {
   content?: 'full' | 'redacted';
   /** Values scrubbed from the trace besides the rung's own server env and headers (API keys). */
   secrets?: readonly Secret[];
+  /** Sees every call's result as the model got it (rungs validate: a failing reference call's own words). */
+  onCall?: (name: string, result: CallResult) => void;
 }
 
 export interface StepOutcome {
@@ -98,13 +101,17 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
   if (lane.startErrors.length > 0) {
     return end({ passed: false, interrupted: false, steps: [], error: lane.startErrors.map((e) => e.message).join('; ') });
   }
-  const toolLane: ToolLane = input.onTools === undefined ? lane : {
+  const toolLane: ToolLane = input.onTools === undefined && input.onCall === undefined ? lane : {
     openTurn: async () => {
       const turn = await lane.openTurn();
       input.onTools?.(turn.tools.map((t) => t.name));
       return turn;
     },
-    call: (name, args, at) => lane.call(name, args, at),
+    call: async (name, args, at) => {
+      const result = await lane.call(name, args, at);
+      input.onCall?.(name, result);
+      return result;
+    },
   };
   const agent = await input.agent({ rung, id, workspace: folder.workspace, oneShot: input.mode === 'oneshot', scrubber });
   const judge = async (step: RungStep, index: number, result: StepResult): Promise<StepOutcome> => {
