@@ -78,6 +78,7 @@ describe('a model that keeps failing during a run', () => {
     const args: RunArgs = { rungs: [TINY], model: 'ollama:m', arms: 'on', passes: 4, timeFactor: 0.01, out };
     const first = await run(args, server.url);
     expect(first.code).toBe(1);
+    expect(first.out[1]).toBe(`run ${out}: 1 rung x 1 arm (on) x 4 passes, 1 at a time`);
     expect(first.err).toEqual([
       'ladder run: stopped, 3 passes in a row errored: ollama:m: server error after 4 attempts: HTTP 599: no scripted reply left; ' +
         `0/4 passes complete in ${out}; once the model answers, continue with: ladder run --resume --out ${out}`,

@@ -106,10 +106,12 @@ describe('a small run', () => {
     ]);
   });
 
-  it('says which model it chose and why, and ends with the comparison of the arms', () => {
+  it('says which model it chose and why, then the comparison of the arms, the folder and the report command', () => {
     expect(lines[0]).toBe('model: synthetic:mix (--model was given)');
+    expect(lines[1]).toBe(`run ${out}: 2 rungs x 2 arms (on, off) x 2 passes, 1 at a time`);
     expect(lines.some((l) => l.startsWith('[8/8] '))).toBe(true);
     expect(lines.join('\n')).toContain('on against off');
+    expect(lines.slice(-2)).toEqual([`results: ${out}`, `HTML report with plots: ladder report ${out} (writes ${join(out, 'report.html')})`]);
   });
 
   it('writes the same traces, times aside, when run again with the same seed at another concurrency', async () => {
