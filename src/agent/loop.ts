@@ -2,7 +2,8 @@
 // asked for, through the lane, in order) until the model answers without tool calls, the
 // step's tool-call ceiling is spent, its time limit passes, or the provider keeps failing.
 // There is no round cap on purpose: every round but the last makes at least one call, so the
-// ceiling already bounds the rounds (seeds/000 declined a round cap for the same reason).
+// ceiling already bounds the rounds (the fix in docs/incidents.md, "A dead tool called six times
+// in one turn", declined a round cap for the same reason).
 import type { Lane } from '../lane/index.ts';
 import { assistantMessage } from '../models/index.ts';
 import { ProviderError } from '../models/retry.ts';
