@@ -21,8 +21,9 @@ export async function runMerge(
     const merged = await mergeShards(args.out, args.shards, process.cwd());
     const summary = await writeSummary(merged.out);
     const { damaged } = summary.traces;
+    const { plural } = await import('../report/words.ts');
     // Traces are copied whole, damage included: the merged run says what its figures leave out.
-    say(`merged ${args.shards.length} shards into ${args.out}: ${merged.passes} passes` +
+    say(`merged ${plural(args.shards.length, 'shard')} into ${args.out}: ${plural(merged.passes, 'pass', 'passes')}` +
       (damaged === 0 ? '' : ` (${damaged} damaged, left out of every figure)`));
     return 0;
   } catch (error) {

@@ -111,11 +111,11 @@ export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise
     return 130;
   }
   if (result.status === 'failed') {
-    say(`failed: ${result.complete}/${result.planned} passes complete in ${where}; the errors are above; --resume makes the rest`);
+    complain(`ladder run: failed: ${result.complete}/${result.planned} passes complete in ${where}; the errors are above; --resume makes the rest`);
     return 1;
   }
   const summary = await writeSummary(prepared.out);
-  say(`complete: ${result.complete} passes in ${where}`);
+  say(`complete: ${plural(result.complete, 'pass', 'passes')} in ${where}`);
   // Two or more arms: their comparison (the report layer's renderer); one arm: its own figures.
   const print = (text: string) => say(text.trimEnd());
   if (manifest.arms.length > 1) await runCompare({ runA: prepared.out }, { out: print });

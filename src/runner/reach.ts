@@ -22,6 +22,6 @@ export async function unreachable(spec: string, options: AdapterOptions): Promis
   const error = reached.error;
   if (error instanceof ModelConfigError) return error.message;
   // Somewhere else to look is the other thing to try when nothing answered at all.
-  const elsewhere = error.kind === 'connection' || error.kind === 'timeout' ? ', or give --base-url' : '';
+  const elsewhere = error.kind === 'connection' || error.kind === 'timeout' ? '; --base-url points ladder run at another endpoint' : '';
   return `${error.message}${elsewhere}; no pass was started`;
 }

@@ -39,7 +39,7 @@ describe('a model that cannot be reached', () => {
     expect(result.code).toBe(2);
     expect(result.err).toEqual([
       `ladder run: ollama:qwen3:8b: connection failed after 2 attempts: connection refused; is Ollama running at ${url}? ` +
-        'start it with "ollama serve" or set OLLAMA_HOST, or give --base-url; no pass was started',
+        'start it with "ollama serve" or set OLLAMA_HOST; --base-url points ladder run at another endpoint; no pass was started',
     ]);
     expect(result.out).toEqual([]);
     expect(existsSync(out)).toBe(false);
