@@ -81,6 +81,12 @@ export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise
     for (const line of error.lines) complain(`ladder run: ${line}`);
     return 2;
   }
+  // Before the results folder exists: a model nobody answers for is one line, not a run of errors.
+  const unreachable = await prepared.unreachable?.();
+  if (unreachable !== undefined) {
+    complain(`ladder run: ${unreachable}`);
+    return 2;
+  }
   const { manifest } = prepared;
   const inside = relative(cwd, prepared.out);
   const where = inside === '' || inside.startsWith('..') ? prepared.out : inside;

@@ -43,8 +43,8 @@ export function scriptOf(rung: Rung, workspace: string): SyntheticScript {
 
 /**
  * `flags` are --base-url, --thinking and --num-ctx; `ladder doctor` makes its adapter from the
- * same flags through the same createModel, and sends the same passSampling. `world`: the
- * environment the keys are read from and, in tests, the retry policy.
+ * same flags through the same createModel, and sends the same passSampling. `world`: seams for
+ * tests (the retry policy's sleep).
  */
 export function agentFactory(choice: ModelChoice, flags: ModelFlags = {}, world: AdapterOptions = {}): AgentFactory {
   if (choice.synthetic) {
@@ -59,8 +59,8 @@ export function agentFactory(choice: ModelChoice, flags: ModelFlags = {}, world:
 }
 
 /** What a real model's adapter resolved from the flags, for the manifest; none for synthetic agents. */
-export function modelSettings(choice: ModelChoice, flags: ModelFlags = {}, world: AdapterOptions = {}): ModelSettings | undefined {
-  return choice.synthetic ? undefined : createModel(choice.spec, { ...world, ...flags }).settings;
+export function modelSettings(choice: ModelChoice, flags: ModelFlags = {}): ModelSettings | undefined {
+  return choice.synthetic ? undefined : createModel(choice.spec, flags).settings;
 }
 
 /**

@@ -72,6 +72,12 @@ export interface PreparedRun {
   timeFactorOf: (rung: LoadedRung) => number;
   /** Credentials in the environment (API keys, tokens), scrubbed from every trace. */
   secrets: Secret[];
+  /**
+   * For a real model (not a replay): makes `ladder doctor`'s first request, and says in one
+   * line what failed and what to do when nothing answers. `ladder run` calls it before the
+   * results folder exists; preparing alone sends nothing.
+   */
+  unreachable?: () => Promise<string | undefined>;
 }
 
 function positiveInt(flag: string, value: number | undefined, problems: string[]): void {
@@ -135,17 +141,12 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
       flags = modelFlags(request, previous);
       const wrong = flagProblems(choice.synthetic ? 'synthetic' : parseModelSpec(choice.spec).provider, flags);
       if (wrong.length > 0) throw new InputError(wrong);
-      agent = agentFactory(choice, flags, adapterWorld(world));
-      settings = modelSettings(choice, flags, adapterWorld(world));
+      agent = agentFactory(choice, flags, world.adapter);
+      settings = modelSettings(choice, flags);
     }
   } catch (error) {
     if (error instanceof ModelSpecError || error instanceof ModelConfigError) throw new InputError([error.message]);
     throw error;
-  }
-  // A replay calls no provider, so there is nothing to reach.
-  if (!choice.synthetic && recording === undefined) {
-    const problem = await unreachable(choice.spec, { ...adapterWorld(world), ...flags });
-    if (problem !== undefined) throw new InputError([problem]);
   }
   const now = world.now?.() ?? new Date();
   const runId = previous?.runId ?? (request.out === undefined ? defaultRunId(now, choice.spec) : request.out.split(/[\\/]/).filter(Boolean).pop()!);
@@ -184,6 +185,8 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
     out, manifest, rungs, choice, agent, resume: previous !== undefined,
     timeFactorOf: (loaded) => timeFactor ?? loaded.rung.timeFactor,
     secrets: credentialsIn(world.env),
+    // A replay calls no provider, so there is nothing to reach.
+    ...(choice.synthetic || recording !== undefined ? {} : { unreachable: () => unreachable(choice.spec, { ...world.adapter, ...flags }) }),
   };
 }
 
@@ -195,11 +198,6 @@ function modelFlags(request: RunRequest, previous: Manifest | undefined): ModelF
     ...(request.thinking === undefined ? {} : { thinking: parseThinking(request.thinking) }),
     ...(request.numCtx === undefined ? {} : { numCtx: request.numCtx }),
   };
-}
-
-/** Where the adapters read keys from, and (tests only) their retry policy. */
-function adapterWorld(world: RunWorld): AdapterOptions {
-  return { ...world.adapter, env: world.env };
 }
 
 async function readPrevious(out: string): Promise<Manifest> {

@@ -17,14 +17,15 @@ afterAll(removeTempDirs);
 
 const TINY = 'test/runner/fixtures/tiny-catalog.yaml';
 
+/** A run of `args` against the model server at `host` (its --base-url). */
 async function run(args: RunArgs, host: string, sleep: (ms: number) => Promise<void> = async () => undefined) {
   const out: string[] = [];
   const err: string[] = [];
   const progress: string[] = [];
   const stream = new PassThrough();
   stream.on('data', (chunk: Buffer) => progress.push(...chunk.toString().split('\n').filter(Boolean)));
-  const code = await runLadder(args, {
-    cwd: ROOT, env: { OLLAMA_HOST: host }, stdout: (l) => out.push(l), stderr: (l) => err.push(l), progress: stream,
+  const code = await runLadder({ ...args, ...(args.resume === true ? {} : { baseUrl: host }) }, {
+    cwd: ROOT, env: {}, stdout: (l) => out.push(l), stderr: (l) => err.push(l), progress: stream,
     signal: new AbortController().signal, adapter: { retry: { sleep } },
   });
   return { code, out, err, progress };
