@@ -2,7 +2,8 @@
 // asked for, through the lane, in order) until the model answers without tool calls, the
 // step's tool-call ceiling is spent, its time limit passes, or the provider keeps failing.
 // There is no round cap on purpose: every round but the last makes at least one call, so the
-// ceiling already bounds the rounds (seeds/000 declined a round cap for the same reason).
+// ceiling already bounds the rounds (the fix in docs/incidents.md, "A dead tool called six times
+// in one turn", declined a round cap for the same reason).
 import type { Lane } from '../lane/index.ts';
 import { assistantMessage } from '../models/index.ts';
 import { ProviderError } from '../models/retry.ts';
@@ -44,6 +45,8 @@ export interface StepResult {
   answeredAt?: number;
   /** One line, when reason is 'errored'. */
   error?: string;
+  /** When reason is 'errored': what failed in a few words (`connection refused`), for progress lines and grouping. */
+  cause?: string;
   ms: number;
 }
 
@@ -108,10 +111,11 @@ export async function runStep(ctx: AgentContext, conversation: ChatMessage[], st
   let rounds = 0;
   let answer = '';
   let answeredAt: number | undefined;
-  const end = (reason: StepEndReason, error?: string): StepResult => ({
+  const end = (reason: StepEndReason, error?: string, cause = error): StepResult => ({
     reason, answer, rounds, calls, toolsOfferedPerRound,
     ...(answeredAt === undefined ? {} : { answeredAt }),
     ...(error === undefined ? {} : { error }),
+    ...(cause === undefined ? {} : { cause }),
     ms: performance.now() - started,
   });
 
@@ -135,7 +139,7 @@ export async function runStep(ctx: AgentContext, conversation: ChatMessage[], st
     }
   } catch (error) {
     if (error instanceof StepStopped) return error.why === 'time_limit' ? end('time_limit') : end('errored', 'interrupted');
-    if (error instanceof ProviderError) return end('errored', error.message);
+    if (error instanceof ProviderError) return end('errored', error.message, error.detail);
     throw error;
   } finally {
     limits[Symbol.dispose]();

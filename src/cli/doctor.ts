@@ -10,6 +10,8 @@ const DOCTOR_ATTEMPTS = 2;
 export interface DoctorWorld {
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly write?: (line: string) => void;
+  /** Where a mistake in the spec or the configuration is said (exit 2); stderr by default. */
+  readonly err?: (line: string) => void;
   /** Seams for tests (sleep, timeouts); users never set them. */
   readonly adapter?: AdapterOptions;
 }
@@ -37,7 +39,7 @@ export async function runDoctor(model: string, typed: DoctorFlags = {}, world: D
     });
   } catch (err) {
     if (!(err instanceof ModelSpecError || err instanceof ModelConfigError)) throw err;
-    write(`FAIL ${err.message}`);
+    (world.err ?? ((line: string) => process.stderr.write(`${line}\n`)))(`FAIL ${err.message}`);
     return 2;
   }
   const result = await checkModel(adapter);

@@ -1,6 +1,7 @@
 // The `ladder` program: thin commands that parse, call one function and print.
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { reportMistakes, runProgram } from './errors.ts';
 import { serveCommand } from './serve.ts';
 
 const args = hideBin(process.argv);
@@ -29,8 +30,8 @@ if (args[0] !== 'serve') {
     .command(probeCommand);
   program.command((await import('./show.ts')).showCommand);
 }
-await program
+reportMistakes(program, args)
   .demandCommand(1, 'Name a command: ladder run, or ladder --help for the list.')
   .strict()
-  .help()
-  .parseAsync();
+  .help();
+await runProgram(program);

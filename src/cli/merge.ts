@@ -9,7 +9,11 @@ export interface MergeArgs {
 }
 
 /** Returns 0 merged, 2 when the shards cannot be joined (one line per reason). */
-export async function runMerge(args: MergeArgs, say: (line: string) => void = (line) => void process.stdout.write(`${line}\n`)): Promise<number> {
+export async function runMerge(
+  args: MergeArgs,
+  say: (line: string) => void = (line) => void process.stdout.write(`${line}\n`),
+  err: (line: string) => void = (line) => void process.stderr.write(`${line}\n`),
+): Promise<number> {
   const { mergeShards } = await import('../runner/merge.ts');
   const { InputError } = await import('../runner/rungFiles.ts');
   const { writeSummary } = await import('../report/summary.ts');
@@ -17,13 +21,14 @@ export async function runMerge(args: MergeArgs, say: (line: string) => void = (l
     const merged = await mergeShards(args.out, args.shards, process.cwd());
     const summary = await writeSummary(merged.out);
     const { damaged } = summary.traces;
+    const { plural } = await import('../report/words.ts');
     // Traces are copied whole, damage included: the merged run says what its figures leave out.
-    say(`merged ${args.shards.length} shards into ${args.out}: ${merged.passes} passes` +
+    say(`merged ${plural(args.shards.length, 'shard')} into ${args.out}: ${plural(merged.passes, 'pass', 'passes')}` +
       (damaged === 0 ? '' : ` (${damaged} damaged, left out of every figure)`));
     return 0;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    for (const line of error.lines) say(`ladder merge: ${line}`);
+    for (const line of error.lines) err(`ladder merge: ${line}`);
     return 2;
   }
 }

@@ -9,6 +9,7 @@ interface ProbeArgs {
   readonly arm?: string;
   readonly timeout?: number;
   readonly trace?: string;
+  readonly schema?: boolean;
 }
 
 export const probeCommand: CommandModule<object, ProbeArgs> = {
@@ -26,17 +27,21 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
       .option('arm', { type: 'string', describe: 'Mechanisms: on, off, or e.g. breaker=off,repeats=on (default on)' })
       .option('timeout', { type: 'number', describe: 'Milliseconds allowed to start the server and for the call' })
       .option('trace', { type: 'string', describe: 'Write the trace events (JSONL) to this file' })
+      .option('schema', { type: 'boolean', describe: "Print each tool's input schema (JSON) under it; no call unless --tool is given" })
       .example('ladder probe http://127.0.0.1:3000/mcp', 'a running server')
       .example('ladder probe @modelcontextprotocol/server-everything --tool get-sum --args \'{"a":2,"b":3}\'', 'an installed package')
       .example('ladder probe "npx -y @modelcontextprotocol/server-memory"', 'a command with its own flags, quoted')
       .example('ladder probe -- node server.js --port 0', 'or after --'),
   handler: async (argv) => {
     const write = (line: string) => process.stdout.write(`${line}\n`);
+    const err = (line: string) => process.stderr.write(`${line}\n`);
     // Words after `--` land in `_` after the command's own name; they are the server's.
     const target = [...(argv.target ?? []), ...argv._.slice(1).map(String)];
     try {
       process.exitCode = await runProbe(target, {
         write,
+        err,
+        ...(argv.schema === undefined ? {} : { schema: argv.schema }),
         ...(argv.tool === undefined ? {} : { tool: argv.tool }),
         ...(argv.args === undefined ? {} : { args: argv.args }),
         ...(argv.arm === undefined ? {} : { arm: argv.arm }),
@@ -45,7 +50,7 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
       });
     } catch (error) {
       if (!(error instanceof LaneConfigError || error instanceof ArmError)) throw error;
-      write(`FAIL ${error.message}`);
+      err(`FAIL ${error.message}`);
       process.exitCode = 2;
     }
   },

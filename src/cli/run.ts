@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import { MODEL_FLAG_OPTIONS } from './modelFlags.ts';
 import type { RunArgs } from './runLadder.ts';
 
-// `ladder run` is the main job (DESIGN.md "The main job"). The builder is all this file loads:
+// `ladder run` is the main job (the README's first command). The builder is all this file loads:
 // the runner and its dependencies are imported when the command runs, so other commands
 // (above all `ladder serve`, started for every pass) do not pay for them.
 export const runCommand: CommandModule<object, RunArgs> = {

@@ -1,7 +1,8 @@
 // The main job behind `ladder run`: prepare (every input checked before a folder exists), say
 // which model and why, run with a bar or plain lines, then write summary.json and print the
-// comparison of the arms. Exit codes: 0 complete, 1 failed, 2 bad input, 130 interrupted.
-import { relative } from 'node:path';
+// comparison of the arms. Exit codes: 0 complete, 1 failed or stopped because the model kept
+// erroring (resumable), 2 bad input or a model that cannot be reached, 130 interrupted.
+import { join, relative } from 'node:path';
 import { executeRun } from '../runner/run.ts';
 import { prepareRun } from '../runner/prepare.ts';
 import type { RunRequest, RunWorld } from '../runner/prepare.ts';
@@ -10,12 +11,15 @@ import { runCompare } from './compare.ts';
 import { runDocument } from '../report/render/document.ts';
 import { renderTerminal } from '../report/render/text.ts';
 import { writeSummary } from '../report/summary.ts';
+import { plural } from '../report/words.ts';
 
 /** The command line's words: `arms` is still the text the user typed. */
 export type RunArgs = Omit<RunRequest, 'rungs' | 'arms'> & { rungs?: string[]; arms?: string };
 
 export interface LadderWorld extends Partial<RunWorld> {
   stdout?: (line: string) => void;
+  /** Mistakes and errors, one line each; stderr by default. */
+  stderr?: (line: string) => void;
   progress?: NodeJS.WritableStream & { isTTY?: boolean };
   signal?: AbortSignal;
   tempBase?: string;
@@ -65,21 +69,31 @@ function interruptOnSigint(say: (line: string) => void): { signal: AbortSignal; 
 
 export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise<number> {
   const say = world.stdout ?? ((line: string) => void process.stdout.write(`${line}\n`));
+  const complain = world.stderr ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const cwd = world.cwd ?? process.cwd();
   let prepared;
   try {
-    prepared = await prepareRun(request(args), { cwd, env: world.env ?? process.env, ...(world.fetch ? { fetch: world.fetch } : {}) });
+    prepared = await prepareRun(request(args), {
+      cwd, env: world.env ?? process.env, ...(world.fetch ? { fetch: world.fetch } : {}), ...(world.adapter ? { adapter: world.adapter } : {}),
+    });
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    for (const line of error.lines) process.stderr.write(`ladder run: ${line}\n`);
+    for (const line of error.lines) complain(`ladder run: ${line}`);
+    return 2;
+  }
+  // Before the results folder exists: a model nobody answers for is one line, not a run of errors.
+  const unreachable = await prepared.unreachable?.();
+  if (unreachable !== undefined) {
+    complain(`ladder run: ${unreachable}`);
     return 2;
   }
   const { manifest } = prepared;
   const inside = relative(cwd, prepared.out);
   const where = inside === '' || inside.startsWith('..') ? prepared.out : inside;
   say(`model: ${manifest.model.spec} (${manifest.model.reason})`);
-  say(`${prepared.resume ? 'resuming' : 'run'} ${where}: ${manifest.rungs.length} rungs x ${manifest.arms.length} arms (${manifest.arms.join(', ')}) x ` +
-    `${manifest.passes} passes${manifest.options.shard === null ? '' : `, shard ${manifest.options.shard}`}, ${manifest.options.concurrency} at a time`);
+  say(`${prepared.resume ? 'resuming' : 'run'} ${where}: ${plural(manifest.rungs.length, 'rung')} x ${plural(manifest.arms.length, 'arm')} ` +
+    `(${manifest.arms.join(', ')}) x ${plural(manifest.passes, 'pass', 'passes')}` +
+    `${manifest.options.shard === null ? '' : `, shard ${manifest.options.shard}`}, ${manifest.options.concurrency} at a time`);
   const sigint = world.signal === undefined ? interruptOnSigint(say) : undefined;
   const signal = world.signal ?? sigint!.signal;
   let result;
@@ -92,20 +106,27 @@ export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise
   } finally {
     sigint?.dispose();
   }
-  for (const line of result.errors) process.stderr.write(`ladder run: ${line}\n`);
+  for (const line of result.errors) complain(`ladder run: ${line}`);
+  if (result.stopped !== undefined) {
+    complain(`ladder run: stopped, ${result.stopped.passes} passes in a row errored: ${result.stopped.line}; ` +
+      `${result.complete}/${result.planned} passes complete in ${where}; once the model answers, continue with: ladder run --resume --out ${where}`);
+    return 1;
+  }
   if (result.status === 'interrupted') {
     say(`interrupted: ${result.complete}/${result.planned} passes complete in ${where}; continue with: ladder run --resume --out ${where}`);
     return 130;
   }
   if (result.status === 'failed') {
-    say(`failed: ${result.complete}/${result.planned} passes complete in ${where}; the errors are above; --resume makes the rest`);
+    complain(`ladder run: failed: ${result.complete}/${result.planned} passes complete in ${where}; the errors are above; --resume makes the rest`);
     return 1;
   }
   const summary = await writeSummary(prepared.out);
-  say(`complete: ${result.complete} passes in ${where}`);
+  say(`complete: ${plural(result.complete, 'pass', 'passes')} in ${where}`);
   // Two or more arms: their comparison (the report layer's renderer); one arm: its own figures.
   const print = (text: string) => say(text.trimEnd());
   if (manifest.arms.length > 1) await runCompare({ runA: prepared.out }, { out: print });
   else print(renderTerminal(runDocument(summary, null)));
+  say(`results: ${where}`);
+  say(`HTML report with plots: ladder report ${where} (writes ${join(where, 'report.html')})`);
   return 0;
 }

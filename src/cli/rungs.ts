@@ -9,7 +9,11 @@ export interface ValidateArgs {
 }
 
 /** Prints one line per rung (ok) or per problem; returns 0 all valid, 1 a rung is invalid, 2 bad input. */
-export async function runValidate(args: ValidateArgs, say: (line: string) => void = (line) => void process.stdout.write(`${line}\n`)): Promise<number> {
+export async function runValidate(
+  args: ValidateArgs,
+  say: (line: string) => void = (line) => void process.stdout.write(`${line}\n`),
+  err: (line: string) => void = (line) => void process.stderr.write(`${line}\n`),
+): Promise<number> {
   const { findRungFiles, InputError, loadRungFiles } = await import('../runner/rungFiles.ts');
   const { validateRungs } = await import('../runner/validate.ts');
   let rungs;
@@ -17,14 +21,15 @@ export async function runValidate(args: ValidateArgs, say: (line: string) => voi
     rungs = await loadRungFiles(findRungFiles(args.files ?? [], process.cwd()), process.cwd());
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    for (const line of error.lines) say(line);
+    for (const line of error.lines) err(`ladder rungs validate: ${line}`);
     return 2;
   }
   const problems = await validateRungs(rungs, {
     ...(args.timeFactor === undefined ? {} : { timeFactor: args.timeFactor }),
     onRung: (file, found) => (found.length === 0 ? say(`ok ${file}`) : found.forEach((line) => say(line))),
   });
-  say(problems.length === 0 ? `${rungs.length} rungs valid` : `${problems.length} problem(s) in ${rungs.length} rungs`);
+  const { plural } = await import('../report/words.ts');
+  say(problems.length === 0 ? `${plural(rungs.length, 'rung')} valid` : `${plural(problems.length, 'problem')} in ${plural(rungs.length, 'rung')}`);
   return problems.length === 0 ? 0 : 1;
 }
 

@@ -64,12 +64,24 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       const { runServe } = await import('../server/serve.ts');
       await runServe(options);
     } catch (error) {
-      if (!(error instanceof ServeUsageError || error instanceof RangeError)) throw error;
-      process.stderr.write(`ladder serve: ${error.message}\n`);
+      const line = error instanceof ServeUsageError || error instanceof RangeError ? error.message : bindMistake(error, args);
+      if (line === undefined) throw error;
+      process.stderr.write(`ladder serve: ${line}\n`);
       process.exitCode = 2;
     }
   },
 };
+
+/** A port or address the HTTP server cannot bind, said as the flag to change; undefined for anything else. */
+export function bindMistake(error: unknown, args: Pick<ServeArgs, 'host' | 'port'>): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const at = `${args.host}:${args.port}`;
+  if (code === 'EADDRINUSE') return `--port ${args.port}: ${at} is already in use; choose another --port, or --port 0 for a free one`;
+  if (code === 'EACCES') return `--port ${args.port}: not allowed to listen on ${at} (ports below 1024 need privileges); choose another --port`;
+  if (code === 'EADDRNOTAVAIL') return `--host ${args.host}: no such address on this machine; use 127.0.0.1, or an address of this machine`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `--host ${args.host}: cannot resolve this host name`;
+  return undefined;
+}
 
 /** The flags as ServeOptions; throws ServeUsageError naming the flag that is wrong. */
 export function serveOptions(args: ServeArgs, env: NodeJS.ProcessEnv): ServeOptions {

@@ -1,5 +1,5 @@
 // An arm is one setting of the lane's mechanisms, each switched on or off on its own
-// (DESIGN.md "The lane"). Comparing two arms on the same passes measures what the switched
+// (docs/lane.md). Comparing two arms on the same passes measures what the switched
 // mechanisms buy, and nothing else: with every mechanism off the lane is a plain client.
 
 /**

@@ -1,4 +1,4 @@
-// The lane: Ladder's MCP client side (DESIGN.md "The lane").
+// The lane: Ladder's MCP client side (docs/lane.md).
 export * from './arm.ts';
 export * from './config.ts';
 export * from './nodeBin.ts';

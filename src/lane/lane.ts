@@ -1,6 +1,6 @@
 // The lane: Ladder's MCP client side. It connects to a pass's servers, fixes each turn's
 // tool list, makes every call through the mechanisms its arm enables, and emits one trace
-// event per listing and per call (DESIGN.md "The lane").
+// event per listing and per call (docs/lane.md).
 import { hash } from 'node:crypto';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';

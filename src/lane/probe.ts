@@ -20,7 +20,11 @@ export interface ProbeOptions {
   timeoutMs?: number;
   /** A JSONL file for the lane's trace events. */
   trace?: string;
+  /** Print each tool's input schema under its line; no call is made unless `tool` is given. */
+  schema?: boolean;
   write: (line: string) => void;
+  /** Where a mistake or a server that did not start is said; `write` when not given. */
+  err?: (line: string) => void;
 }
 
 /** Splits one command string the way a shell would for plain words and quotes. */
@@ -89,6 +93,7 @@ function parseArgs(text: string): Record<string, unknown> {
 /** Returns the exit code: 0 connected and the call (if any) answered ok, 1 it did not, 2 bad input or no server. */
 export async function runProbe(target: readonly string[], options: ProbeOptions): Promise<number> {
   const { write } = options;
+  const err = options.err ?? write;
   const config = probeTarget(target);
   const given = options.args === undefined ? undefined : parseArgs(options.args);
   using trace = options.trace === undefined ? undefined : TraceWriter.open(options.trace);
@@ -101,7 +106,7 @@ export async function runProbe(target: readonly string[], options: ProbeOptions)
   });
   const failed = lane.startErrors[0];
   if (failed !== undefined) {
-    write(`FAIL ${failed.message}`);
+    err(`FAIL ${failed.message}`);
     return 2;
   }
   write(`connected: ${describeServer(config)}`);
@@ -109,8 +114,12 @@ export async function runProbe(target: readonly string[], options: ProbeOptions)
   const c = turn.counters;
   write(`roster: ${turn.tools.length} tools (configured ${c.configured}, reached ${c.reached}, listed ${c.listed}, ` +
     `registered ${c.registered}, unavailable ${c.unavailable}, cached ${c.cached})`);
-  for (const tool of turn.tools) write(`  ${tool.name}  ${tool.description.split('\n')[0]}`);
+  for (const tool of turn.tools) {
+    write(`  ${tool.name}  ${tool.description.split('\n')[0]}`);
+    if (options.schema === true) write(`    input: ${JSON.stringify(tool.inputSchema)}`);
+  }
   const wanted = options.tool;
+  if (options.schema === true && wanted === undefined) return 0;
   const tool = wanted === undefined
     ? turn.tools.find((t) => t.name !== REFRESH_TOOL)
     : turn.tools.find((t) => t.name === wanted || t.name === `${PROBE_SERVER}__${wanted}`);
@@ -119,7 +128,7 @@ export async function runProbe(target: readonly string[], options: ProbeOptions)
       write('no tools to call: the server lists none');
       return 0;
     }
-    write(`FAIL no tool named ${wanted}; the roster is above`);
+    err(`FAIL no tool named ${wanted}; the roster is above`);
     return 2;
   }
   const args = given ?? sampleArgs(tool.inputSchema);

@@ -69,16 +69,31 @@ function adapted(responses: readonly ModelResponse[]): string {
   return words.length > 0 ? ` (${words.join(', ')})` : '';
 }
 
+/**
+ * The doctor's first request alone: the model can be reached and answers. `ladder run` makes it
+ * before its first pass, so a stopped Ollama or a wrong key costs seconds, not a run of errors.
+ */
+export async function reachModel(
+  model: ModelAdapter,
+  signal?: AbortSignal,
+  sampling: SamplingOptions = passSampling(DOCTOR_SEED),
+): Promise<{ ok: true; response: ModelResponse } | { ok: false; error: ProviderError | ModelConfigError }> {
+  try {
+    return { ok: true, response: await model.complete({ messages: [{ role: 'user', content: ASK_ANSWER }], tools: [], options: sampling }, signal) };
+  } catch (err) {
+    if (!(err instanceof ProviderError || err instanceof ModelConfigError)) throw err;
+    return { ok: false, error: err };
+  }
+}
+
 export async function checkModel(model: ModelAdapter, signal?: AbortSignal, sampling: SamplingOptions = passSampling(DOCTOR_SEED)): Promise<DoctorResult> {
   const done: ModelResponse[] = [];
   const fail = (why: string): DoctorResult => ({ ok: false, line: `FAIL ${model.spec}: ${why}`, requests: done.length });
   const ask = (messages: ChatMessage[], tools: ToolSpec[]): ModelRequest => ({ messages, tools, options: sampling });
 
-  try {
-    done.push(await model.complete(ask([{ role: 'user', content: ASK_ANSWER }], []), signal));
-  } catch (err) {
-    return failure(err, done.length + 1, '');
-  }
+  const reached = await reachModel(model, signal, sampling);
+  if (!reached.ok) return failure(reached.error, 1, '');
+  done.push(reached.response);
   if (done[0]!.text.trim() === '' && done[0]!.toolCalls.length === 0) return fail('reachable, but answered with nothing');
 
   const asked: ChatMessage[] = [{ role: 'user', content: ASK_TOOL }];

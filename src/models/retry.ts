@@ -29,6 +29,8 @@ export class ProviderError extends Error {
     /** HTTP status of the last attempt; undefined when no response came back. */
     readonly status: number | undefined,
     readonly attempts: number,
+    /** What went wrong in a few words (`connection refused`, `HTTP 500: …`), without label or advice. */
+    readonly detail: string = message,
   ) {
     super(message);
   }
@@ -154,7 +156,7 @@ function giveUp(label: string, failure: AttemptFailure, attempts: number, hint: 
   const tries = isRetryable(failure.kind) ? ` after ${attempts} attempt${attempts === 1 ? '' : 's'}` : '';
   const advice = hint?.(failure);
   const line = `${label}: ${KIND_WORDS[failure.kind]}${tries}${why}: ${failure.detail}${advice ? `; ${advice}` : ''}`;
-  return new ProviderError(line.replace(/\s+/g, ' '), failure.kind, failure.status, attempts);
+  return new ProviderError(line.replace(/\s+/g, ' '), failure.kind, failure.status, attempts, failure.detail.replace(/\s+/g, ' '));
 }
 
 export interface Retried<T> {

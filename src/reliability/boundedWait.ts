@@ -1,4 +1,4 @@
-// One long-poll call waits at most capMs, whatever the caller asks (DESIGN.md "Cap").
+// One long-poll call waits at most capMs, whatever the caller asks (README, "The reliability layer").
 // Seed 003: a wait whose reply outlived the client's patience was lost with everything it had
 // learnt. Round by round, review found a sleep, then a read, then the final read running past
 // the deadline, so here every await is raced against one deadline and none is trusted to end.

@@ -1,11 +1,12 @@
 // Within a pass, the Nth identical call to a deterministic tool gets a short answer that
-// points at the full one (DESIGN.md "Repeat short-circuit").
+// points at the full one (README, "The reliability layer").
 import { callKey } from './callKey.ts';
 
 /**
  * The third identical call is the first one answered short: a second ask can be a legitimate
  * re-check, while a model stuck at a fixed point emitted the same call 16 times in one step
- * (seeds/004). Two is the least that still lets one identical re-ask through.
+ * (docs/incidents.md, "The same question sixteen times"). Two is the least that still lets
+ * one identical re-ask through.
  */
 const DEFAULT_THRESHOLD = 3;
 const MIN_THRESHOLD = 2;
@@ -62,13 +63,14 @@ export class RepeatGuard {
     const record = this.#record(key);
     record.count += 1;
     const { count, answer } = record;
-    // Logs, files and polls change between calls, so repeating them is the point (seeds/004).
+    // Logs, files and polls change between calls, so repeating them is the point (docs/incidents.md,
+    // "The same question sixteen times").
     if (count < this.#threshold || answer === undefined || !this.#isDeterministic(tool)) {
       return { shortCircuit: false };
     }
     // A counter appended to the full answer is a perturbation a stuck model steps over; the
     // short answer has to look different, and carries no advice so a benchmark measures the
-    // model rather than a nudge (seeds/004).
+    // model rather than a nudge (docs/incidents.md, "The same question sixteen times").
     const { turn, round } = answer;
     const text = `Identical to the answer at turn ${turn}, round ${round}; asked ${count} times.`;
     return { shortCircuit: true, count, turn, round, text };

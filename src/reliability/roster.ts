@@ -1,5 +1,5 @@
 // The pure part of the roster cache: what is cached per server, which servers a turn
-// re-lists, and the counters a listing reports (DESIGN.md "Roster cache").
+// re-lists, and the counters a listing reports (README, "The reliability layer").
 import type { Clock } from './clock.ts';
 import { qualify, validateServerName } from './naming.ts';
 

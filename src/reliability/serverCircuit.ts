@@ -1,7 +1,7 @@
 // Across turns, per server: a server that only fails is opened and not called
-// (DESIGN.md "Breaker").
-// Seed 000: a dead browser server failed 9 calls out of 9 over 40 minutes, and every turn
-// found that out again by calling it.
+// (README, "The reliability layer").
+// docs/incidents.md, "A dead tool called six times in one turn": a dead browser server failed 9
+// calls out of 9 over 40 minutes, and every turn found that out again by calling it.
 import type { Clock } from './clock.ts';
 
 /** One or two failures can be a blip or a restart; three with no success between is an outage. */

@@ -1,6 +1,7 @@
-// Within one turn, a call that failed is not sent again (DESIGN.md "Breaker").
-// Seed 000: one dead browser call was sent six times in a turn, each time with the same error;
-// the answer was ready after 39 s and the repeats took the turn to 164 s.
+// Within one turn, a call that failed is not sent again (README, "The reliability layer").
+// docs/incidents.md, "A dead tool called six times in one turn": one dead browser call was sent
+// six times in a turn, each time with the same error; the answer was ready after 39 s and the
+// repeats took the turn to 164 s.
 import { callKey } from './callKey.ts';
 import type { FailureRecord } from './types.ts';
 

@@ -1,4 +1,4 @@
-// Metrics, paired comparison and reports over a results folder (DESIGN.md "Metrics").
+// Metrics, paired comparison and reports over a results folder (docs/report.md, "Metrics").
 export { summarizeRun, writeSummary, summaryJson, loadRun, summarizeLoaded, SUMMARY_FORMAT } from './summary.ts';
 export type { RunSummary, ArmSummary, RungSummary, StepSummary, LoadedRun } from './summary.ts';
 export { compareRuns, compareLoaded, gateFailures, parseGates, baselineArm, DEFAULT_REPORT_SEED, COMPARISON_FORMAT } from './compare.ts';

@@ -1,4 +1,4 @@
-// The metrics of DESIGN.md "Metrics", over any set of passes (a rung, an arm) or of step-runs
+// The metrics of docs/report.md, "Metrics", over any set of passes (a rung, an arm) or of step-runs
 // (one step of a rung). Every rate keeps the counts it was computed from.
 import { OUTCOMES } from '../trace/index.ts';
 import type { Outcome, StepEndReason } from '../trace/index.ts';

@@ -5,6 +5,7 @@ import { median, pairedMeanDifference, pairedMedianDifference } from './bootstra
 import { isErrored, passClean, passErrored } from './metrics.ts';
 import type { Pairing } from './pairing.ts';
 import type { PassRecord, StepRun } from './passes.ts';
+import { countScale, shownPoints, shownQuantity } from './precision.ts';
 import { mcnemarExact, pairedDifference, pairsMultipleToSettle } from './stats.ts';
 
 export const COMPARED_METRICS = [
@@ -13,7 +14,12 @@ export const COMPARED_METRICS = [
 ] as const;
 export type MetricName = (typeof COMPARED_METRICS)[number];
 
-/** `same`: no pair differs; `unclear`: pairs differ, but not beyond what noise would do at 95%. */
+/**
+ * `same`: no pair differs, or (counts and times) the interval is 0 to 0 at the precision shown;
+ * `unclear`: pairs differ, but not beyond what noise would do at 95%, or the exact test and the
+ * interval disagree. Decided on the figures as shown (precision.ts), so a verdict never
+ * contradicts the interval or p-value printed beside it.
+ */
 export type Verdict = 'better' | 'worse' | 'unclear' | 'same' | 'no_pairs';
 
 export const SIGNIFICANCE = 0.05;
@@ -42,6 +48,11 @@ export interface ProportionComparison extends Common {
   p: number;
   /** How many times the pairs would settle a difference this size (80% power); null when not asked. */
   settleMultiple: number | null;
+  /**
+   * When pairs differ but the exact test and the interval (as shown) do not agree on whether
+   * there is a difference: `interval` when only the interval excludes 0, `test` when only p < 0.05.
+   */
+  disagreement: 'interval' | 'test' | null;
 }
 
 export interface CountComparison extends Common {
@@ -55,6 +66,8 @@ export interface CountComparison extends Common {
   statistic: 'mean' | 'median';
   a: { total: number; mean: number | null; median: number | null };
   b: { total: number; mean: number | null; median: number | null };
+  /** Every pair has equal values (a `same` that is not only a matter of rounding). */
+  identical: boolean;
 }
 
 export type MetricComparison = ProportionComparison | CountComparison;
@@ -119,12 +132,17 @@ function proportion(def: Extract<Def, { kind: 'proportion' }>, pairing: Pairing)
   });
   const p = mcnemarExact(aOnly, bOnly);
   const difference = n === 0 ? null : pairedDifference(aOnly, bOnly, n);
-  const verdict: Verdict = n === 0 ? 'no_pairs' : aOnly + bOnly === 0 ? 'same'
-    : p < SIGNIFICANCE ? direction(bOnly - aOnly, def.better) : 'unclear';
+  const testSays = p < SIGNIFICANCE;
+  const intervalSays = difference !== null && (shownPoints(difference.lower) > 0 || shownPoints(difference.upper) < 0);
+  const discordant = aOnly + bOnly > 0;
+  const verdict: Verdict = n === 0 ? 'no_pairs' : !discordant ? 'same'
+    : testSays && intervalSays ? direction(bOnly - aOnly, def.better) : 'unclear';
+  const disagreement = !discordant || testSays === intervalSays ? null : intervalSays ? 'interval' : 'test';
   return {
     metric: def.metric, label: def.label, better: def.better, pairsOf: def.level === 'step' ? 'step-runs' : 'passes',
     pairs: n, excluded, difference, verdict, kind: 'proportion', a: { count: aCount, n }, b: { count: bCount, n }, aOnly, bOnly, p,
-    settleMultiple: verdict === 'unclear' ? (pairsMultipleToSettle(aOnly, bOnly, n) ?? null) : null,
+    settleMultiple: verdict === 'unclear' && disagreement === null ? (pairsMultipleToSettle(aOnly, bOnly, n) ?? null) : null,
+    disagreement,
   };
 }
 
@@ -134,13 +152,17 @@ function count(def: Extract<Def, { kind: 'count' }>, pairing: Pairing, seed: num
   const d = statistic === 'median' ? pairedMedianDifference(a, b, seed) : pairedMeanDifference(a, b, seed);
   const total = (xs: number[]): number => xs.reduce((s, x) => s + x, 0);
   const side = (xs: number[]) => ({ total: total(xs), mean: xs.length === 0 ? null : total(xs) / xs.length, median: xs.length === 0 ? null : median(xs) });
-  const verdict: Verdict = a.length === 0 ? 'no_pairs' : a.every((x, i) => x === b[i]) ? 'same'
-    : d.lower > 0 || d.upper < 0 ? direction(d.estimate, 'lower') : 'unclear';
+  const identical = a.every((x, i) => x === b[i]);
+  const { factor } = countScale(def.unit);
+  const lower = shownQuantity(d.lower * factor, def.unit);
+  const upper = shownQuantity(d.upper * factor, def.unit);
+  const verdict: Verdict = a.length === 0 ? 'no_pairs' : identical || (lower === 0 && upper === 0) ? 'same'
+    : lower > 0 || upper < 0 ? direction(d.estimate, 'lower') : 'unclear';
   return {
     metric: def.metric, label: def.label, better: 'lower', pairsOf: def.level === 'step' ? 'step-runs' : 'passes',
     pairs: a.length, excluded,
     difference: a.length === 0 ? null : { estimate: d.estimate, lower: d.lower, upper: d.upper },
-    verdict, kind: 'count', unit: def.unit, statistic, a: side(a), b: side(b),
+    verdict, kind: 'count', unit: def.unit, statistic, a: side(a), b: side(b), identical: a.length > 0 && identical,
   };
 }
 

@@ -4,7 +4,7 @@ import { CONTENT_LEVELS, OUTCOMES, PassOrder, readTrace } from '../trace/index.t
 import type { ContentLevel, Outcome, StepEndReason, TraceEvent, TraceFormatError } from '../trace/index.ts';
 import { canonicalArm, tracePath } from './results.ts';
 
-/** DESIGN.md "Metrics": an identical-repeat is the 3rd or later identical call in its pass. */
+/** docs/report.md, "Metrics": an identical-repeat is the 3rd or later identical call in its pass. */
 export const REPEAT_FROM = 3;
 
 /** Outcomes where the call went over the wire; the rest were answered by the harness. */

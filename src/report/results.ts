@@ -1,4 +1,4 @@
-// A results folder as the runner leaves it (DESIGN.md "Results and traces"): manifest.json,
+// A results folder as the runner leaves it (docs/runner.md, "The results folder"): manifest.json,
 // traces/**/*.jsonl (one file per pass), summary.json. This file reads the manifest and
 // finds the traces; passes.ts reads each trace.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';

@@ -2,6 +2,7 @@
 // called that, with the pairs it would take to settle it.
 import type { CountComparison, MetricComparison, ProportionComparison } from './paired.ts';
 import type { LeftOut } from './pairing.ts';
+import { countScale as scaleOf, roundHalfAway, shownPoints, shownQuantity } from './precision.ts';
 
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
@@ -15,11 +16,11 @@ export function grouped(n: number): string {
 }
 
 export function percent(rate: number | null): string {
-  return rate === null ? 'n/a' : `${Math.round(rate * 100)}%`;
+  return rate === null ? 'n/a' : `${roundHalfAway(rate * 100)}%`;
 }
 
 export function signedPoints(difference: number): string {
-  const points = Math.round(difference * 100);
+  const points = shownPoints(difference);
   return `${points > 0 ? '+' : ''}${points}`;
 }
 
@@ -30,15 +31,21 @@ export function pValue(p: number): string {
 
 /** A count or a time, in its unit: ms below a second, seconds with one decimal above. */
 export function quantity(value: number, unit: CountComparison['unit']): string {
-  if (unit === 'ms') return Math.abs(value) < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(1)} s`;
-  const rounded = Math.round(value * 10) / 10;
-  return grouped(rounded);
+  const shown = shownQuantity(value, unit);
+  if (unit === 'ms') return Math.abs(shown) < 1000 ? `${shown} ms` : `${(shown / 1000).toFixed(1)} s`;
+  return grouped(shown);
+}
+
+/** A signed count or time as shown: `+5`, `-1.2 s`, and `0` (never `+0` or `-0`). */
+export function signedQuantity(value: number, unit: CountComparison['unit']): string {
+  return `${shownQuantity(value, unit) > 0 ? '+' : ''}${quantity(value, unit)}`;
 }
 
 function change(value: number, unit: CountComparison['unit']): string {
   const [less, more] = unit === 'ms' ? ['shorter', 'longer'] : ['fewer', 'more'];
-  if (value === 0) return 'no change';
-  return `${quantity(Math.abs(value), unit)} ${value < 0 ? less : more}`;
+  const shown = shownQuantity(value, unit);
+  if (shown === 0) return unit === 'ms' ? '0 ms' : 'no change';
+  return `${quantity(Math.abs(value), unit)} ${shown < 0 ? less : more}`;
 }
 
 const NOISE = 'not distinguishable from noise at this N';
@@ -50,11 +57,19 @@ export function settleText(multiple: number | null): string | null {
   return `about ${Math.round(multiple)}x more passes would settle it`;
 }
 
+/** When the exact test and the interval disagree (few discordant pairs), the words say so. */
+function disagreementText(m: ProportionComparison): string {
+  return m.disagreement === 'interval'
+    ? `the interval excludes 0 but the exact test does not reach p < 0.05 (${pValue(m.p)}); they disagree at this N, so no verdict`
+    : `the exact test finds a difference (${pValue(m.p)}) but the interval includes 0; they disagree at this N, so no verdict`;
+}
+
 function proportionSentence(m: ProportionComparison): string {
   if (m.verdict === 'no_pairs') return `${m.label}: no pairs to compare`;
   if (m.verdict === 'same') return `${m.label} the same in every pair (no discordant pair among ${plural(m.pairs, m.pairsOf === 'passes' ? 'pass' : 'step-run', m.pairsOf)})`;
   const d = m.difference!;
   const head = `${m.label} ${signedPoints(d.estimate)} points (95% CI ${signedPoints(d.lower)} to ${signedPoints(d.upper)}`;
+  if (m.disagreement !== null) return `${head}): ${disagreementText(m)}`;
   if (m.verdict !== 'unclear') return `${head}; ${pValue(m.p)})`;
   const settle = settleText(m.settleMultiple);
   return `${head}), ${NOISE} (${pValue(m.p)})${settle === null ? '' : `; ${settle}`}`;
@@ -62,24 +77,47 @@ function proportionSentence(m: ProportionComparison): string {
 
 /** Counts of calls and rounds read best per 10 passes (small whole numbers); tokens per pass. */
 export function countScale(m: CountComparison): { factor: number; per: string } {
-  if (m.unit === 'ms') return { factor: 1, per: 'per step-run' };
-  if (m.unit === 'tokens') return { factor: 1, per: 'per pass' };
-  return { factor: 10, per: 'per 10 passes' };
+  return scaleOf(m.unit);
 }
 
 function countSentence(m: CountComparison): string {
   const { factor, per } = countScale(m);
   const pairs = plural(m.pairs, `paired ${m.pairsOf === 'passes' ? 'pass' : 'step-run'}`, `paired ${m.pairsOf}`);
-  const totals = m.unit === 'ms'
-    ? `median ${quantity(m.a.median ?? 0, m.unit)} in A, ${quantity(m.b.median ?? 0, m.unit)} in B over ${pairs}`
-    : `${quantity(m.a.total, m.unit)} in A, ${quantity(m.b.total, m.unit)} in B over ${pairs}`;
+  // The same figures as the table's A and B columns: the statistic, at the table's scale.
+  const stat = m.statistic;
+  const sides = `A ${quantity((m.a[stat] ?? 0) * factor, m.unit)}, B ${quantity((m.b[stat] ?? 0) * factor, m.unit)}` +
+    `${m.unit === 'ms' ? '' : ` ${per}`} (${stat}s) over ${pairs}`;
   if (m.verdict === 'no_pairs') return `${m.label}: no pairs to compare`;
-  if (m.verdict === 'same') return `${m.label} the same in every pair (${totals})`;
+  if (m.verdict === 'same') return m.identical ? `${m.label} the same in every pair (${sides})` : `${m.label}: no difference at the precision shown (${sides})`;
   const d = m.difference!;
   const at = (x: number): string => change(x * factor, m.unit);
   const interval = d.lower === d.upper ? `every resample ${at(d.lower)}` : `95% CI ${at(d.lower)} to ${at(d.upper)}`;
-  const head = `${m.label}: ${at(d.estimate)} ${per} (${m.statistic} of paired differences, ${interval}`;
-  return m.verdict === 'unclear' ? `${head}), ${NOISE} (${totals})` : `${head}; ${totals})`;
+  const head = `${m.label}: ${at(d.estimate)} ${per} (${stat} of paired differences, ${interval}`;
+  return m.verdict === 'unclear' ? `${head}), ${NOISE} (${sides})` : `${head}; ${sides})`;
+}
+
+/**
+ * A metric whose every figure, as shown, is zero in both arms (no dead calls anywhere, answers
+ * under a millisecond from the end): its row says nothing, so it is left out and named instead.
+ * Never the step pass rate, the figure every report leads with.
+ */
+export function carriesNothing(m: MetricComparison): boolean {
+  if (m.metric === 'step_pass_rate') return false;
+  if (m.verdict === 'no_pairs') return true;
+  if (m.verdict !== 'same') return false;
+  if (m.kind === 'proportion') return m.a.count === 0 && m.b.count === 0;
+  const { factor } = countScale(m);
+  const zero = (x: number | null) => x === null || shownQuantity(x * factor, m.unit) === 0;
+  return zero(m.a[m.statistic]) && zero(m.b[m.statistic]) && (m.difference === null || (zero(m.difference.lower) && zero(m.difference.upper)));
+}
+
+/** The one line naming the metrics left out by carriesNothing, or null. */
+export function leftOutMetrics(metrics: readonly MetricComparison[]): string | null {
+  const left = metrics.filter(carriesNothing);
+  const zero = left.filter((m) => m.verdict !== 'no_pairs').map((m) => (m.kind === 'count' && m.unit === 'ms' ? `${m.label} (under a millisecond)` : m.label));
+  const none = left.filter((m) => m.verdict === 'no_pairs').map((m) => m.label);
+  const parts = [...(zero.length > 0 ? [`zero in both arms: ${zero.join(', ')}`] : []), ...(none.length > 0 ? [`no pairs to compare: ${none.join(', ')}`] : [])];
+  return parts.length === 0 ? null : `Not shown, ${parts.join('; ')}.`;
 }
 
 export function metricSentence(m: MetricComparison): string {

@@ -86,7 +86,7 @@ async function runCheck(check: Check, step: StepRecord): Promise<CheckResult> {
       : fail(`${worst.tool} was repeated ${worst.repeats} time(s) with identical arguments (at most ${check.maxRepeats})`);
   }
   // noZeroToolRounds: a round offered no tools while servers are configured cannot be
-  // answered correctly by construction (seeds/000).
+  // answered correctly by construction (docs/incidents.md, "A tool-list cache nobody could read").
   const zero = step.toolsOfferedPerRound.filter((n) => n === 0).length;
   return step.serversConfigured === 0 || zero === 0 ? pass : fail(`${zero} round(s) were offered no tools`);
 }

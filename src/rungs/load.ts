@@ -3,6 +3,7 @@
 // author can go straight to it.
 import { readFile } from 'node:fs/promises';
 import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
+import { schemaProblems, yamlProblem } from './problems.ts';
 import { rungSchema, type Rung } from './schema.ts';
 
 export class RungError extends Error {
@@ -36,17 +37,19 @@ export function parseRung(file: string, text: string): Rung {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
-    throw new RungError(
-      file,
-      doc.errors.map((e) => `${file}:${lines.linePos(e.pos[0]).line} ${e.message.split('\n')[0]}`),
-    );
+    // One line: the first syntax error; the parser's later ones mostly follow from it.
+    const problem = yamlProblem(text, doc.errors[0]!, lines);
+    throw new RungError(file, [`${file}:${problem.line} YAML syntax: ${problem.text}`]);
   }
-  const parsed = rungSchema.safeParse(doc.toJS());
+  const data: unknown = doc.toJS();
+  if (data === null || data === undefined) {
+    throw new RungError(file, [`${file}:1 the file is empty; a rung has name, description, servers and steps (docs/runner.md, "The rung format")`]);
+  }
+  const parsed = rungSchema.safeParse(data);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => {
-    const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+  const problems = schemaProblems(parsed.error.issues, data, rungSchema).map(({ path, text: words }) => {
     const line = lineOf(doc, lines, path);
-    return `${file}:${line} ${formatPath(path) || '(top level)'}: ${issue.message}`;
+    return `${file}:${line} ${formatPath(path) || '(top level)'}: ${words}`;
   });
   throw new RungError(file, problems);
 }

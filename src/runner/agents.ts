@@ -1,7 +1,7 @@
 // The agent a pass drives. Synthetic agents follow the rung's reference solution with their
 // policy's pathology (src/models/synthetic/); real models get the same seed the pass has.
 import { createModel, passSampling } from '../models/index.ts';
-import type { ModelAdapter, ModelFlags, ModelResponse, ModelSettings, SamplingOptions } from '../models/index.ts';
+import type { AdapterOptions, ModelAdapter, ModelFlags, ModelResponse, ModelSettings, SamplingOptions } from '../models/index.ts';
 import { createSyntheticModel } from '../models/synthetic/index.ts';
 import type { SyntheticScript } from '../models/synthetic/index.ts';
 import type { Rung } from '../rungs/schema.ts';
@@ -43,9 +43,10 @@ export function scriptOf(rung: Rung, workspace: string): SyntheticScript {
 
 /**
  * `flags` are --base-url, --thinking and --num-ctx; `ladder doctor` makes its adapter from the
- * same flags through the same createModel, and sends the same passSampling.
+ * same flags through the same createModel, and sends the same passSampling. `world`: seams for
+ * tests (the retry policy's sleep).
  */
-export function agentFactory(choice: ModelChoice, flags: ModelFlags = {}): AgentFactory {
+export function agentFactory(choice: ModelChoice, flags: ModelFlags = {}, world: AdapterOptions = {}): AgentFactory {
   if (choice.synthetic) {
     return ({ rung, id, workspace, oneShot }) => {
       const policy = choice.policy === 'mix' || choice.policy === undefined ? rung.syntheticPolicy : choice.policy;
@@ -53,8 +54,8 @@ export function agentFactory(choice: ModelChoice, flags: ModelFlags = {}): Agent
     };
   }
   // Fails now, before any folder exists, when a key or URL is missing.
-  createModel(choice.spec, flags);
-  return ({ id }) => ({ model: createModel(choice.spec, flags), sampling: passSampling(id.seed) });
+  createModel(choice.spec, { ...world, ...flags });
+  return ({ id }) => ({ model: createModel(choice.spec, { ...world, ...flags }), sampling: passSampling(id.seed) });
 }
 
 /** What a real model's adapter resolved from the flags, for the manifest; none for synthetic agents. */

@@ -1,4 +1,4 @@
-// Which model a run drives (DESIGN.md "The main job"): the first of --model, LADDER_MODEL, a
+// Which model a run drives (the README's first command): the first of --model, LADDER_MODEL, a
 // reachable Ollama with a tool-capable model pulled, else the synthetic agents. The choice and
 // the reason are printed and recorded, so a result never hides what produced it.
 import { ModelSpecError, parseModelSpec } from '../models/spec.ts';

@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { runStep } from '../agent/index.ts';
 import type { StepResult, StepSpec, ToolLane } from '../agent/index.ts';
 import { Lane, LaneConfigError, parseArm } from '../lane/index.ts';
+import type { CallResult } from '../lane/index.ts';
 import type { ChatMessage } from '../models/index.ts';
 import { answerCheckOf, runChecks } from '../rungs/checks.ts';
 import type { Rung, RungStep } from '../rungs/schema.ts';
@@ -34,6 +35,8 @@ export interface PassInput {
   content?: 'full' | 'redacted';
   /** Values scrubbed from the trace besides the rung's own server env and headers (API keys). */
   secrets?: readonly Secret[];
+  /** Sees every call's result as the model got it (rungs validate: a failing reference call's own words). */
+  onCall?: (name: string, result: CallResult) => void;
 }
 
 export interface StepOutcome {
@@ -42,6 +45,8 @@ export interface StepOutcome {
   reason: StepResult['reason'];
   /** Every check with its result, in the rung's order. */
   checks: { check: string; passed: boolean; why?: string }[];
+  /** An errored step (a provider that kept failing): its one line, and the cause in a few words. */
+  error?: { line: string; cause: string };
 }
 
 export interface PassOutcome {
@@ -96,13 +101,17 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
   if (lane.startErrors.length > 0) {
     return end({ passed: false, interrupted: false, steps: [], error: lane.startErrors.map((e) => e.message).join('; ') });
   }
-  const toolLane: ToolLane = input.onTools === undefined ? lane : {
+  const toolLane: ToolLane = input.onTools === undefined && input.onCall === undefined ? lane : {
     openTurn: async () => {
       const turn = await lane.openTurn();
       input.onTools?.(turn.tools.map((t) => t.name));
       return turn;
     },
-    call: (name, args, at) => lane.call(name, args, at),
+    call: async (name, args, at) => {
+      const result = await lane.call(name, args, at);
+      input.onCall?.(name, result);
+      return result;
+    },
   };
   const agent = await input.agent({ rung, id, workspace: folder.workspace, oneShot: input.mode === 'oneshot', scrubber });
   const judge = async (step: RungStep, index: number, result: StepResult): Promise<StepOutcome> => {
@@ -119,7 +128,8 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
       ...(result.answeredAt === undefined ? {} : { answeredAt: Math.round(result.answeredAt * 1000) / 1000 }),
       ...(result.error === undefined ? {} : { error: result.error }),
     });
-    return { step: index, passed, reason: result.reason, checks };
+    const error = result.reason === 'errored' && result.error !== undefined ? { error: { line: result.error, cause: result.cause ?? result.error } } : {};
+    return { step: index, passed, reason: result.reason, checks, ...error };
   };
   const context = {
     model: agent.model, lane: toolLane, emit, scrubber, signal: input.signal, adaptationsSeen: new Set<string>(),

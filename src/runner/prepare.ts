@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ArmError } from '../lane/index.ts';
 import { flagProblems, flagsFromSettings, ModelConfigError, ModelSpecError, parseModelSpec, parseThinking } from '../models/index.ts';
-import type { ModelFlags, ModelSettings } from '../models/index.ts';
+import type { AdapterOptions, ModelFlags, ModelSettings } from '../models/index.ts';
 import type { LoadedRung } from '../rungs/load.ts';
 import { agentFactory, modelSettings } from './agents.ts';
 import type { AgentFactory } from './agents.ts';
@@ -14,6 +14,7 @@ import { differences, gitSha, LADDER_VERSION, ManifestError, MANIFEST_FORMAT, re
 import { chooseModel, resolveSpec } from './model.ts';
 import type { ModelChoice } from './model.ts';
 import { canonicalArms } from './plan.ts';
+import { unreachable } from './reach.ts';
 import { findRungFiles, InputError, loadRungFiles } from './rungFiles.ts';
 import { ReplaySource } from './replay.ts';
 import { formatShard, parseShard, RunUsageError } from './seeds.ts';
@@ -56,6 +57,8 @@ export interface RunWorld {
   env: Readonly<Record<string, string | undefined>>;
   fetch?: typeof fetch;
   now?: () => Date;
+  /** Seams for tests (the retry policy's sleep); users never set them. */
+  adapter?: AdapterOptions;
 }
 
 export interface PreparedRun {
@@ -69,6 +72,12 @@ export interface PreparedRun {
   timeFactorOf: (rung: LoadedRung) => number;
   /** Credentials in the environment (API keys, tokens), scrubbed from every trace. */
   secrets: Secret[];
+  /**
+   * For a real model (not a replay): makes `ladder doctor`'s first request, and says in one
+   * line what failed and what to do when nothing answers. `ladder run` calls it before the
+   * results folder exists; preparing alone sends nothing.
+   */
+  unreachable?: () => Promise<string | undefined>;
 }
 
 function positiveInt(flag: string, value: number | undefined, problems: string[]): void {
@@ -117,6 +126,7 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
   let choice: ModelChoice;
   let agent: AgentFactory;
   let settings: ModelSettings | undefined;
+  let flags: ModelFlags = {};
   try {
     if (recording !== undefined) {
       const { spec, synthetic } = recording.manifest.model;
@@ -128,10 +138,10 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
       choice = previous !== undefined && request.model === undefined
         ? resolveSpec(previous.model.spec, previous.model.reason)
         : await chooseModel(request.model, world);
-      const flags = modelFlags(request, previous);
+      flags = modelFlags(request, previous);
       const wrong = flagProblems(choice.synthetic ? 'synthetic' : parseModelSpec(choice.spec).provider, flags);
       if (wrong.length > 0) throw new InputError(wrong);
-      agent = agentFactory(choice, flags);
+      agent = agentFactory(choice, flags, world.adapter);
       settings = modelSettings(choice, flags);
     }
   } catch (error) {
@@ -175,6 +185,8 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
     out, manifest, rungs, choice, agent, resume: previous !== undefined,
     timeFactorOf: (loaded) => timeFactor ?? loaded.rung.timeFactor,
     secrets: credentialsIn(world.env),
+    // A replay calls no provider, so there is nothing to reach.
+    ...(choice.synthetic || recording !== undefined ? {} : { unreachable: () => unreachable(choice.spec, { ...world.adapter, ...flags }) }),
   };
 }
 

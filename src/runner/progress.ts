@@ -6,8 +6,9 @@ import { passLabel } from './plan.ts';
 
 export interface Progress {
   /**
-   * A pass ended: `passed` when every step passed; `harnessError` when a server did not start
-   * (the pass is complete but errored). `{ error }` is a pass that could not be made at all.
+   * A pass ended: `passed` when every step passed; `errored` (the cause, in a few words) when a
+   * provider or the harness ended it, not the model. `{ error }` is a pass that could not be
+   * made at all.
    */
   passDone(id: PassId, result: PassResult | { error: string }): void;
   stop(): void;
@@ -18,13 +19,47 @@ export interface PassResult {
   stepsPassed: number;
   steps: number;
   ms: number;
-  harnessError?: string;
+  errored?: string;
 }
 
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
 function resultText(r: PassResult): string {
-  const time = seconds(r.ms);
-  if (r.harnessError !== undefined) return `errored (${time}): ${r.harnessError}`;
-  return `${r.passed ? 'passed' : 'failed'} (${r.stepsPassed}/${r.steps} steps, ${time})`;
+  if (r.errored !== undefined) return `errored (${r.errored}) after ${seconds(r.ms)}`;
+  return `${r.passed ? 'passed' : 'failed'} (${r.stepsPassed}/${r.steps} steps, ${seconds(r.ms)})`;
+}
+
+/**
+ * A duration as `45s`, `3m05s` or `1h02m`: rounded once, to the unit shown, before it is split,
+ * so a minute never reads `3m60s` (cli-progress rounds the seconds after splitting).
+ */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '?';
+  const total = Math.round(ms / 1000);
+  if (total < 60) return `${total}s`;
+  if (total < 3600) return `${Math.floor(total / 60)}m${String(total % 60).padStart(2, '0')}s`;
+  const minutes = Math.round(ms / 60_000);
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+/**
+ * Time left: each rung's remaining passes at that rung's mean pass time so far (one rung can be
+ * a hundred times slower than another: jobs-past-the-cap waits in real time), a rung with none
+ * done yet at the mean of all passes, the sum shared by the passes that run at once.
+ * Undefined until a pass has ended.
+ */
+export function estimateLeftMs(remaining: ReadonlyMap<string, number>, times: ReadonlyMap<string, readonly number[]>, concurrency: number): number | undefined {
+  const all = [...times.values()].flat();
+  if (all.length === 0) return undefined;
+  const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const overall = mean(all);
+  let work = 0;
+  for (const [rung, left] of remaining) {
+    const done = times.get(rung);
+    work += left * (done === undefined || done.length === 0 ? overall : mean(done));
+  }
+  const running = Math.max(1, Math.min(concurrency, [...remaining.values()].reduce((s, n) => s + n, 0)));
+  return work / running;
 }
 
 export interface ProgressInput {
@@ -33,6 +68,9 @@ export interface ProgressInput {
   done: Map<string, { clean: number; done: number }>;
   arms: readonly string[];
   stream: NodeJS.WritableStream & { isTTY?: boolean };
+  /** The passes still to make, for the ETA; none given, no ETA. */
+  todo?: readonly PassId[];
+  concurrency?: number;
   now?: () => number;
 }
 
@@ -43,8 +81,6 @@ function tallyText(arms: readonly string[], tally: Map<string, { clean: number; 
   }).join(', ');
 }
 
-const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
-
 export function createProgress(input: ProgressInput): Progress {
   const tally = new Map(input.done);
   const count = () => [...tally.values()].reduce((sum, t) => sum + t.done, 0);
@@ -52,14 +88,32 @@ export function createProgress(input: ProgressInput): Progress {
     const t = tally.get(id.arm) ?? { clean: 0, done: 0 };
     tally.set(id.arm, { clean: t.clean + (clean ? 1 : 0), done: t.done + 1 });
   };
+  const remaining = new Map<string, number>();
+  for (const id of input.todo ?? []) remaining.set(id.rung, (remaining.get(id.rung) ?? 0) + 1);
+  const times = new Map<string, number[]>();
+  const timed = (id: PassId, ms: number): void => {
+    remaining.set(id.rung, Math.max(0, (remaining.get(id.rung) ?? 1) - 1));
+    times.set(id.rung, [...(times.get(id.rung) ?? []), ms]);
+  };
+  const eta = (): string => {
+    const left = estimateLeftMs(remaining, times, input.concurrency ?? 1);
+    return left === undefined ? 'ETA after the first pass' : `ETA ${formatDuration(left)}`;
+  };
   if (input.stream.isTTY === true) {
+    const now = input.now ?? Date.now;
+    const started = now();
     const bar = new cliProgress.SingleBar({
       stream: input.stream,
-      format: 'passes {bar} {value}/{total} | clean so far: {arms} | {duration_formatted} elapsed, ETA {eta_formatted}',
-      etaBuffer: 20,
+      // {elapsed} and {left} are ours: cli-progress's own {eta_formatted} reads `3m60s`, and
+      // {eta} is a built-in name a payload cannot override.
+      format: 'passes {bar} {value}/{total} | clean so far: {arms} | {elapsed} elapsed, {left}',
       hideCursor: true,
     }, cliProgress.Presets.shades_classic);
-    bar.start(input.total, count(), { arms: tallyText(input.arms, tally) });
+    const payload = () => ({ arms: tallyText(input.arms, tally), elapsed: formatDuration(now() - started), left: eta() });
+    bar.start(input.total, count(), payload());
+    // The elapsed time moves between passes too.
+    const tick = setInterval(() => bar.update(count(), payload()), 1000);
+    tick.unref();
     // A single bar cannot print above itself; harness errors wait until it stops.
     const errors: string[] = [];
     return {
@@ -67,11 +121,13 @@ export function createProgress(input: ProgressInput): Progress {
         if ('error' in result) errors.push(`pass ${passLabel(id)}: ${result.error}`);
         else {
           record(id, result.passed);
-          if (result.harnessError !== undefined) errors.push(`pass ${passLabel(id)} errored: ${result.harnessError}`);
+          timed(id, result.ms);
+          if (result.errored !== undefined) errors.push(`pass ${passLabel(id)} errored: ${result.errored}`);
         }
-        bar.update(count(), { arms: tallyText(input.arms, tally) });
+        bar.update(count(), payload());
       },
       stop: () => {
+        clearInterval(tick);
         bar.stop();
         for (const line of errors) input.stream.write(`${line}\n`);
       },

@@ -13,6 +13,7 @@ import { planPasses } from './plan.ts';
 import type { PreparedRun } from './prepare.ts';
 import { createProgress } from './progress.ts';
 import { parseShard } from './seeds.ts';
+import { createStreak, erroredCause } from './streak.ts';
 import { completedPass, removeFile, RUN_LOG, tracePath } from './store.ts';
 import { freshTempRoot, runTempRoot } from './workspace.ts';
 
@@ -33,6 +34,12 @@ export interface RunResult {
   planned: number;
   /** Passes that hit a harness error (a bug, said in one line each). */
   errors: string[];
+  /**
+   * Set when the run stopped itself because passes kept erroring the same way (a provider that
+   * is down): how many in a row, and the last one's error. Those passes are left incomplete, so
+   * --resume makes them again.
+   */
+  stopped?: { passes: number; line: string };
 }
 
 /** Runs `work` over `items` in order, at most `limit` at a time, starting none once `stop()` says so. */
@@ -78,10 +85,17 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
 
   const tempRoot = runTempRoot(out, world.tempBase);
   await freshTempRoot(tempRoot);
-  const progress = createProgress({ total: plan.length, done, arms: manifest.arms, stream: world.progress });
+  const progress = createProgress({
+    total: plan.length, done, arms: manifest.arms, stream: world.progress, todo, concurrency: manifest.options.concurrency,
+  });
   const errors: string[] = [];
   let complete = plan.length - todo.length;
-  const interrupted = () => world.signal?.aborted === true;
+  // Ctrl-C, or the run stopping itself when a provider keeps failing: passes in flight end alike.
+  const giveUp = new AbortController();
+  const signal = world.signal === undefined ? giveUp.signal : AbortSignal.any([world.signal, giveUp.signal]);
+  const interrupted = () => signal.aborted;
+  const streak = createStreak();
+  let stopped: RunResult['stopped'];
   try {
     await pool(todo, manifest.options.concurrency, interrupted, async (id) => {
       const loaded = byName.get(id.rung)!;
@@ -90,7 +104,7 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
       try {
         const outcome = await runPass({
           rung: loaded.rung, id, tracePath: file, agent: prepared.agent, timeFactor: prepared.timeFactorOf(loaded),
-          mode: manifest.options.mode, tempRoot, ...(world.signal === undefined ? {} : { signal: world.signal }),
+          mode: manifest.options.mode, tempRoot, signal,
           content: manifest.options.content ?? 'full', secrets: prepared.secrets,
         });
         // A pass that ends as Ctrl-C lands may have seen its servers die of the same signal
@@ -100,10 +114,19 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
           return;
         }
         complete += 1;
+        const errored = erroredCause(outcome);
         progress.passDone(id, {
           passed: outcome.passed, stepsPassed: outcome.steps.filter((s) => s.passed).length, steps: loaded.rung.steps.length,
-          ms: performance.now() - passStarted, ...(outcome.error === undefined ? {} : { harnessError: outcome.error }),
+          ms: performance.now() - passStarted, ...(errored === undefined ? {} : { errored: errored.cause }),
         });
+        const streakOver = streak.record(id, errored);
+        if (streakOver !== undefined && stopped === undefined) {
+          // The streak's passes say only that the provider was down: made again on --resume.
+          for (const over of streakOver.ids) await removeFile(tracePath(out, over));
+          complete -= streakOver.ids.length;
+          stopped = { passes: streakOver.ids.length, line: streakOver.line };
+          giveUp.abort();
+        }
       } catch (error) {
         // A harness bug in one pass: said, left incomplete (resume makes it again), the run goes on.
         const line = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
@@ -118,5 +141,5 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
   const status = complete === plan.length ? 'complete' : interrupted() ? 'interrupted' : 'failed';
   await writeManifest(out, { ...manifest, status, endedAt: new Date().toISOString() });
   runLog.emit({ type: 'run.end', status, passes: complete, ms: Math.round(performance.now() - started) });
-  return { status, out, complete, planned: plan.length, errors };
+  return { status, out, complete, planned: plan.length, errors, ...(stopped === undefined ? {} : { stopped }) };
 }

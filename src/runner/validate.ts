@@ -13,7 +13,7 @@ import type { Check } from '../rungs/schema.ts';
 import { agentFactory, idleAgent } from './agents.ts';
 import type { AgentFactory } from './agents.ts';
 import { runPass } from './pass.ts';
-import type { PassOutcome } from './pass.ts';
+import type { PassInput, PassOutcome } from './pass.ts';
 import { armSlug } from './plan.ts';
 import { passSeed } from './seeds.ts';
 
@@ -34,15 +34,32 @@ export interface ValidateOptions {
   onRung?: (file: string, problems: string[]) => void;
 }
 
-async function runOnce(loaded: LoadedRung, agent: AgentFactory, timeFactor: number, tempRoot: string, label: string,
-  onTools?: (names: readonly string[]) => void): Promise<PassOutcome> {
+type Watch = Pick<PassInput, 'onTools' | 'onCall'>;
+
+async function runOnce(loaded: LoadedRung, agent: AgentFactory, timeFactor: number, tempRoot: string, label: string, watch: Watch = {}): Promise<PassOutcome> {
   const seed = passSeed(VALIDATE_SEED, loaded.rung.name, 0);
   return runPass({
     rung: loaded.rung,
     id: { rung: loaded.rung.name, arm: 'on', armSlug: armSlug('on'), pass: 0, seed },
     tracePath: join(tempRoot, `${loaded.rung.name}.${label}.jsonl`),
-    agent, timeFactor, mode: 'steps', tempRoot, ...(onTools === undefined ? {} : { onTools }),
+    agent, timeFactor, mode: 'steps', tempRoot, ...watch,
   });
+}
+
+/** A tool's error as it said it, on one line and short enough to read beside the rest. */
+const TOOL_TEXT_CHARS = 200;
+function toolWords(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return JSON.stringify(flat.length > TOOL_TEXT_CHARS ? `${flat.slice(0, TOOL_TEXT_CHARS)}…` : flat);
+}
+
+/** What a reference call to a tool no server offers should have named: that server's tools, or the servers. */
+function otherTools(tool: string, offered: ReadonlySet<string>): string {
+  const server = tool.split('__')[0]!;
+  const same = [...offered].filter((name) => name.startsWith(`${server}__`)).sort();
+  if (same.length > 0) return `${server} offers ${same.join(', ')}`;
+  const servers = [...new Set([...offered].map((name) => name.split('__')[0]!).filter((name) => name !== 'harness'))].sort();
+  return servers.length === 0 ? 'no server offers any tool' : `there is no server ${server} (the servers are ${servers.join(', ')})`;
 }
 
 /** One line per problem of one rung; [] when it is valid. */
@@ -54,14 +71,30 @@ export async function validateRung(loaded: LoadedRung, options: ValidateOptions 
   const problems: string[] = [];
   try {
     const offered = new Set<string>();
+    // Turn i is step i; each reference call that did not succeed, with the tool's own words.
+    const failedCalls: { name: string; text: string }[][] = [];
     const reference = await runOnce(loaded, agentFactory({ spec: 'synthetic:reference', reason: 'validate', synthetic: true, policy: 'reference' }),
-      timeFactor, tempRoot, 'reference', (names) => names.forEach((n) => offered.add(n)));
+      timeFactor, tempRoot, 'reference', {
+        onTools: (names) => {
+          names.forEach((n) => offered.add(n));
+          failedCalls.push([]);
+        },
+        onCall: (name, result) => {
+          if (result.outcome !== 'ok') failedCalls.at(-1)?.push({ name, text: `${result.outcome}: ${toolWords(result.text)}` });
+        },
+      });
     if (reference.error !== undefined) return [`${file}: cannot run: ${reference.error}`];
+    rung.steps.forEach((step, s) => {
+      step.reference.calls.forEach((call, c) => {
+        if (!offered.has(call.tool)) problems.push(`${at(['steps', s, 'reference', 'calls', c, 'tool'])}: no server offers ${call.tool}; ${otherTools(call.tool, offered)}`);
+      });
+    });
     for (const step of reference.steps) {
       if (step.passed) continue;
       const failed = step.checks.filter((c) => !c.passed).map((c) => `${c.check}: ${c.why}`);
       const why = failed.length > 0 ? failed.join('; ') : `it ended at ${step.reason}`;
-      problems.push(`${at(['steps', step.step, 'reference'])}: not solvable: the reference solution fails step ${step.step}: ${why}`);
+      const calls = (failedCalls[step.step] ?? []).filter((call) => offered.has(call.name)).map((call) => `; its call ${call.name} ${call.text}`);
+      problems.push(`${at(['steps', step.step, 'reference'])}: not solvable: the reference solution fails step ${step.step}: ${why}${calls.join('')}`);
     }
     const idle = await runOnce(loaded, idleAgent, timeFactor, tempRoot, 'idle');
     if (idle.error !== undefined) return [...problems, `${file}: cannot run: ${idle.error}`];
@@ -88,7 +121,7 @@ function cannotFail(check: Check, ceiling: number, offered: ReadonlySet<string>)
   if ('notCalled' in check && !offered.has(check.notCalled)) return `no server offers ${check.notCalled}, so it is never called`;
   // Repeats are identical calls beyond the first: exceeding K takes K + 2 calls.
   if ('maxRepeats' in check && ceiling < check.maxRepeats + 2) {
-    return `the ceiling (${ceiling}) leaves no room for more than ${check.maxRepeats} repeat(s)`;
+    return `the ceiling (${ceiling}) leaves no room for more than ${check.maxRepeats} repeat${check.maxRepeats === 1 ? '' : 's'}`;
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 // The job tools: start, list, and a capped wait. The wait is the reliability core's
 // boundedWait: one call waits at most 30 s of workbench time whatever `timeoutMs` asks, and
-// says how much of the caller's budget is left (DESIGN.md "Cap").
+// says how much of the caller's budget is left (README, "The reliability layer").
 import { z } from 'zod';
 import { boundedWait, WAIT_CAP_MS, type BoundedWaitResult } from '../reliability/boundedWait.ts';
 import type { JobView } from './jobBoard.ts';

@@ -21,7 +21,7 @@ export class ToolError extends Error {
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** `_meta` key that declares a tool deterministic (DESIGN.md "Repeat short-circuit"). */
+/** `_meta` key that declares a tool deterministic (README, "The reliability layer"). */
 export const DETERMINISTIC_META = { 'ladder/deterministic': true } as const;
 
 export function text(value: string): CallToolResult {

@@ -1,4 +1,4 @@
-// Trace events: one JSONL line each, written as they happen (DESIGN.md "Results and traces").
+// Trace events: one JSONL line each, written as they happen (docs/runner.md, "The results folder").
 // The types are inferred from the zod shapes in schema.ts, which readers validate against, so
 // what the writer may write and what a reader accepts cannot drift apart.
 //
@@ -15,7 +15,7 @@ import type { CONTENT_LEVELS, EventType, STEP_END_REASONS } from './schema.ts';
 export { TRACE_VERSION, OLDEST_TRACE_VERSION, EVENT_TYPES, OUTCOMES, STEP_END_REASONS, CONTENT_LEVELS } from './schema.ts';
 export type { EventType, ContentLevel } from './schema.ts';
 
-/** What happened to one tool call (DESIGN.md "Reliability contracts"). */
+/** What happened to one tool call (README, "The reliability layer"). */
 export type Outcome = (typeof OUTCOMES)[number];
 export type StepEndReason = (typeof STEP_END_REASONS)[number];
 export type Content = (typeof CONTENT_LEVELS)[number];

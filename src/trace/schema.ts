@@ -13,7 +13,7 @@
 // Field names: where OpenTelemetry's GenAI or MCP semantic conventions name an attribute, the
 // event carries it under that dotted name (`gen_ai.tool.name`, `mcp.method.name`,
 // `gen_ai.usage.input_tokens`, `error.type`, ...), so a trace maps onto spans without a
-// lookup table. The fields DESIGN.md names (`turn`, `round`, `server`, `tool`, `key`, `outcome`,
+// lookup table. Ladder's own fields (`turn`, `round`, `server`, `tool`, `key`, `outcome`,
 // `ms`, ...) keep those short names: they have no OpenTelemetry equivalent.
 import { z } from 'zod';
 
@@ -229,7 +229,7 @@ const rosterCounters = {
   cached: count,
 };
 
-/** One turn's roster, as the lane fixed it when the turn opened (DESIGN.md "Roster cache"). */
+/** One turn's roster, as the lane fixed it when the turn opened (README, "The reliability layer"). */
 export const toolsListShape = z.object({
   ...stamp('tools.list'),
   'mcp.method.name': z.literal('tools/list'),

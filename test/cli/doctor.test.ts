@@ -10,11 +10,13 @@ const NO_WAIT = { retry: { sleep: async () => {} } };
 describe('ladder doctor', () => {
   let server: FakeProvider;
   let lines: string[];
-  const world = (env: Record<string, string | undefined> = {}) => ({ env, write: (l: string) => void lines.push(l), adapter: NO_WAIT });
+  let errors: string[];
+  const world = (env: Record<string, string | undefined> = {}) => ({ env, write: (l: string) => void lines.push(l), err: (l: string) => void errors.push(l), adapter: NO_WAIT });
 
   beforeEach(async () => {
     server = await FakeProvider.start();
     lines = [];
+    errors = [];
   });
   afterEach(async () => server.close());
 
@@ -42,19 +44,20 @@ describe('ladder doctor', () => {
 
   it('exits 2 on a spec it cannot read, listing the forms', async () => {
     expect(await runDoctor('gpt-4o', {}, world())).toBe(2);
-    expect(lines[0]).toMatch(/^FAIL model spec "gpt-4o": no provider; use ollama:<model>, /);
+    expect(lines).toEqual([]);
+    expect(errors[0]).toMatch(/^FAIL model spec "gpt-4o": no provider; use ollama:<model>, /);
   });
 
   it('exits 2 on a missing key, before any request', async () => {
     expect(await runDoctor('anthropic:claude-x', { baseUrl: server.url }, world())).toBe(2);
-    expect(lines).toStrictEqual(['FAIL anthropic:claude-x: ANTHROPIC_API_KEY is not set; export it and run again']);
+    expect(errors).toStrictEqual(['FAIL anthropic:claude-x: ANTHROPIC_API_KEY is not set; export it and run again']);
     expect(server.seen).toHaveLength(0);
   });
 
   it('exits 2 on a --thinking it cannot read, or a flag the provider does not take, before any request', async () => {
     expect(await runDoctor('anthropic:m', { thinking: 'lots' }, world({ ANTHROPIC_API_KEY: 'k' }))).toBe(2);
     expect(await runDoctor('openai:m', { baseUrl: `${server.url}/v1`, numCtx: 4096 }, world())).toBe(2);
-    expect(lines).toStrictEqual([
+    expect(errors).toStrictEqual([
       'FAIL --thinking lots: use off, on, or a budget of thinking tokens (at least 1024)',
       'FAIL --num-ctx applies to ollama: models, not to openai: models',
     ]);

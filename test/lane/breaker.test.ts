@@ -1,4 +1,5 @@
-// The breaker incidents end to end through the lane (seeds/000): a dead tool re-sent within
+// The breaker incidents end to end through the lane (docs/incidents.md, "A dead tool called six
+// times in one turn"): a dead tool re-sent within
 // a turn, and a dead server rediscovered every turn.
 import { describe, expect, it } from 'vitest';
 import { Lane } from '../../src/lane/index.ts';

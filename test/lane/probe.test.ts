@@ -83,15 +83,25 @@ describe('runProbe', () => {
     expect(lines.at(-1)).toBe('sum 42');
   });
 
-  it('exits 1 when the call fails and 2 when the tool or the server is not there', async () => {
+  it('exits 1 when the call fails and 2, said on err, when the tool or the server is not there', async () => {
     const lines: string[] = [];
-    expect(await runProbe([url], { write: (l) => lines.push(l), args: '{"a":"x"}' })).toBe(1);
+    const errors: string[] = [];
+    const world = { write: (l: string) => void lines.push(l), err: (l: string) => void errors.push(l) };
+    expect(await runProbe([url], { ...world, args: '{"a":"x"}' })).toBe(1);
     expect(lines.at(-2)).toBe('outcome: failed');
-    expect(await runProbe([url], { write: (l) => lines.push(l), tool: 'nope' })).toBe(2);
-    expect(lines.at(-1)).toBe('FAIL no tool named nope; the roster is above');
+    expect(await runProbe([url], { ...world, tool: 'nope' })).toBe(2);
+    expect(errors).toEqual(['FAIL no tool named nope; the roster is above']);
     const crash = [process.execPath, '-e', 'console.error("cannot open database"); process.exit(3)'];
-    expect(await runProbe(crash, { write: (l) => lines.push(l) })).toBe(2);
-    expect(lines.at(-1)).toMatch(/^FAIL server "probe" did not start .*stderr ends: cannot open database$/);
+    expect(await runProbe(crash, world)).toBe(2);
+    expect(errors.at(-1)).toMatch(/^FAIL server "probe" did not start .*stderr ends: cannot open database$/);
+  });
+
+  it('prints each input schema with --schema and calls nothing', async () => {
+    const lines: string[] = [];
+    expect(await runProbe([url], { write: (l) => lines.push(l), schema: true })).toBe(0);
+    expect(lines[2]).toBe('  probe__add_numbers  Adds two numbers');
+    expect(JSON.parse(lines[3]!.replace(/^ {4}input: /, ''))).toMatchObject({ type: 'object', required: ['a', 'b'] });
+    expect(lines.some((l) => l.startsWith('call:'))).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 // The roster through the lane, counted at the wire: what each turn lists, what it offers,
-// and the counters its tools.list event reports (DESIGN.md "Roster cache", seeds/000, 001).
+// and the counters its tools.list event reports (README, "The reliability layer"; docs/incidents.md).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';

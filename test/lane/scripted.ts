@@ -81,7 +81,7 @@ export function fixed(name: string, answer = `${name} ok`): ScriptedTool {
   return { name, handler: () => text(answer) };
 }
 
-/** A tool that always fails, as the dead browser did in the incident (seeds/000). */
+/** A tool that always fails, as the dead browser did (docs/incidents.md, "A dead tool called six times in one turn"). */
 export function dead(name: string, error = 'upstream MCP session is closed'): ScriptedTool {
   return { name, handler: () => toolError(error) };
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { IMPATIENT_TIMEOUT_MS } from '../../src/models/index.ts';
 import { CAP_MS, callsOf, runRung } from './syntheticWorld.ts';
 
-describe('synthetic:looper (seeds/004)', () => {
+describe('synthetic:looper (the same question sixteen times)', () => {
   it('re-asks the catalog until the third identical call is short-circuited, then carries on (arm on)', async () => {
     const run = await runRung('looper', 1, 'on');
     const calls = callsOf(run, 0);
@@ -29,7 +29,7 @@ describe('synthetic:looper (seeds/004)', () => {
   });
 });
 
-describe('synthetic:retrier (seeds/000)', () => {
+describe('synthetic:retrier (a dead tool called six times in one turn)', () => {
   it('sends a dead call once and stops at the refusal with the breaker on', async () => {
     const run = await runRung('retrier', 1, 'on');
     const calls = callsOf(run, 2);
@@ -49,7 +49,7 @@ describe('synthetic:retrier (seeds/000)', () => {
   });
 });
 
-describe('synthetic:impatient (seeds/003)', () => {
+describe('synthetic:impatient (a long wait whose reply was lost)', () => {
   it('asks a wait for 100 s and then follows the remainingMs it is given', async () => {
     const run = await runRung('impatient', 1, 'on');
     const asked = run.server.sent('jobs_wait').map((c) => c.args.timeoutMs);
@@ -64,7 +64,7 @@ describe('synthetic:impatient (seeds/003)', () => {
   });
 });
 
-describe('synthetic:oblivious (seeds/001)', () => {
+describe('synthetic:oblivious (a refresh that must not promise too much)', () => {
   it('never calls harness__refresh_tools, so the tool that appeared stays unseen, where the reference refreshes', async () => {
     const [oblivious, reference] = [await runRung('oblivious', 1, 'on'), await runRung('reference', 1, 'on')];
     const refreshes = (run: typeof oblivious) => run.events.filter((e) => e.type === 'tool.call' && e['gen_ai.tool.name'] === 'harness__refresh_tools');

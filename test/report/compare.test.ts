@@ -72,7 +72,7 @@ describe('compare the arms of one run', () => {
     expect(dead.difference!.estimate).toBe(-2);
     expect(dead.difference!.lower).toBeGreaterThanOrEqual(-3);
     expect(dead.difference!.upper).toBeLessThanOrEqual(-1);
-    expect(c!.summary).toMatch(/dead calls: 20 fewer per 10 passes \(mean of paired differences, 95% CI [\d.]+ fewer to [\d.]+ fewer; 20 in A, 0 in B over 10 paired passes\)/);
+    expect(c!.summary).toMatch(/dead calls: 20 fewer per 10 passes \(mean of paired differences, 95% CI [\d.]+ fewer to [\d.]+ fewer; A 20, B 0 per 10 passes \(means\) over 10 paired passes\)/);
   });
 
   it('treats more ceilings under B as worse, since less of it is better', async () => {

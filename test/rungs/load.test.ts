@@ -67,6 +67,35 @@ describe('parseRung', () => {
   });
 });
 
+describe('a mistake in a rung file, in plain words at its line', () => {
+  it.each([
+    ['a flow list never closed', GOOD.replace('    ceiling: 3', '    ceiling: [3'), 'rungs/x.yaml:9 YAML syntax: the [ opened here is never closed with ]'],
+    ['a flow map never closed', GOOD.replace('{ mentions: [hi] }', '{ mentions: [hi]'), 'rungs/x.yaml:11 YAML syntax: the { opened here is never closed with }'],
+    ['a quote never closed', GOOD.replace('prompt: say hi', 'prompt: "say hi'), 'rungs/x.yaml:8 YAML syntax: the " opened here is never closed'],
+    ['a tab', GOOD.replace('    ceiling: 3', '\tceiling: 3'), 'rungs/x.yaml:9 YAML syntax: a tab in the indentation; indent with spaces'],
+    ['a second colon', GOOD.replace('prompt: say hi', 'prompt: say: hi'),
+      `rungs/x.yaml:8 YAML syntax: a second ": " on one line; put the value in quotes (prompt: 'Say: hi')`],
+    ['a key twice', GOOD.replace('origin: a test', 'origin: a test\norigin: again'), 'rungs/x.yaml:4 YAML syntax: origin appears twice in the same mapping'],
+    ['a missing field', GOOD.replace('description: one step\n', ''), 'rungs/x.yaml:1 description: missing; expected text'],
+    ['text where a number goes', GOOD.replace('- answer: { mentions: [hi] }', '- maxRepeats: two'),
+      'rungs/x.yaml:11 steps[0].checks[0].maxRepeats: expected a number, got the text "two"'],
+    ['a number where text goes', GOOD.replace('prompt: say hi', 'prompt: 3'), 'rungs/x.yaml:8 steps[0].prompt: expected text, got the number 3'],
+    ['a misspelt field', GOOD.replace('origin: a test', 'orgin: a test'), 'rungs/x.yaml:3 orgin: unknown field; did you mean origin?'],
+    ['a number out of range', GOOD.replace('origin: a test', 'origin: a test\ntimeFactor: 0'), 'rungs/x.yaml:4 timeFactor: expected a number above 0, got the number 0'],
+    ['a server of the wrong shape', GOOD.replace('    workbench: {}', '    command: 3'), 'rungs/x.yaml:6 servers.bench.command: expected text, got the number 3'],
+    ['a check of the wrong shape', GOOD.replace('- answer: { mentions: [hi] }', "- sql: { query: 'SELECT 1' }"),
+      'rungs/x.yaml:11 steps[0].checks[0].sql.rows: missing; expected a list'],
+    ['an empty file', '', 'rungs/x.yaml:1 the file is empty; a rung has name, description, servers and steps (docs/runner.md, "The rung format")'],
+    ['a list instead of a rung', '- a\n', 'rungs/x.yaml:1 (top level): expected a mapping (key: value lines), got a list'],
+  ])('%s', (_name, text, line) => {
+    expect(problemsOf(text)).toEqual([line]);
+  });
+
+  it('takes a rung with no origin: it is for readers, and optional', () => {
+    expect(parseRung('rungs/x.yaml', GOOD.replace('origin: a test\n', '')).origin).toBeUndefined();
+  });
+});
+
 describe('loadRung', () => {
   it('keeps the text it parsed', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ladder-rung-'));

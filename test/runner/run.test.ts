@@ -106,10 +106,12 @@ describe('a small run', () => {
     ]);
   });
 
-  it('says which model it chose and why, and ends with the comparison of the arms', () => {
+  it('says which model it chose and why, then the comparison of the arms, the folder and the report command', () => {
     expect(lines[0]).toBe('model: synthetic:mix (--model was given)');
+    expect(lines[1]).toBe(`run ${out}: 2 rungs x 2 arms (on, off) x 2 passes, 1 at a time`);
     expect(lines.some((l) => l.startsWith('[8/8] '))).toBe(true);
     expect(lines.join('\n')).toContain('on against off');
+    expect(lines.slice(-2)).toEqual([`results: ${out}`, `HTML report with plots: ladder report ${out} (writes ${join(out, 'report.html')})`]);
   });
 
   it('writes the same traces, times aside, when run again with the same seed at another concurrency', async () => {
@@ -144,13 +146,13 @@ describe('a small run', () => {
     expect(existsSync(join(merged, 'summary.json'))).toBe(true);
 
     const refused: string[] = [];
-    expect(await runMerge({ out: join(base, 'half'), shards: [shard0] }, (line) => refused.push(line))).toBe(2);
+    expect(await runMerge({ out: join(base, 'half'), shards: [shard0] }, () => undefined, (line) => refused.push(line))).toBe(2);
     expect(refused).toEqual(['ladder merge: missing shard(s) 1/2']);
     const twice: string[] = [];
-    expect(await runMerge({ out: join(base, 'twice'), shards: [shard0, shard0] }, (line) => twice.push(line))).toBe(2);
+    expect(await runMerge({ out: join(base, 'twice'), shards: [shard0, shard0] }, () => undefined, (line) => twice.push(line))).toBe(2);
     expect(twice[0]).toMatch(/shard 0\/2 is also /);
     const other: string[] = [];
-    expect(await runMerge({ out: join(base, 'other'), shards: [shard0, out] }, (line) => other.push(line))).toBe(2);
+    expect(await runMerge({ out: join(base, 'other'), shards: [shard0, out] }, () => undefined, (line) => other.push(line))).toBe(2);
     expect(other).toContain(`ladder merge: ${out}: not a shard (it was run without --shard)`);
   }, 120_000);
 });

@@ -12,14 +12,30 @@ describe('ladder rungs validate', () => {
         'file {"path":"out.txt","exists":true,"matches":"^42$"}: out.txt does not match /^42$/',
       'test/runner/fixtures/broken.yaml:15 steps[0].checks[1]: cannot fail: it passes for an agent that does nothing',
       'test/runner/fixtures/broken.yaml:16 steps[0].checks[2]: cannot fail: no server offers wb__no_such_tool, so it is never called',
-      'test/runner/fixtures/broken.yaml:17 steps[0].checks[3]: cannot fail: the ceiling (2) leaves no room for more than 1 repeat(s)',
-      '4 problem(s) in 2 rungs',
+      'test/runner/fixtures/broken.yaml:17 steps[0].checks[3]: cannot fail: the ceiling (2) leaves no room for more than 1 repeat',
+      '4 problems in 2 rungs',
+    ]);
+  }, 90_000);
+
+  it("quotes a failing reference call's own error, and names a tool no server offers with the ones that exist", async () => {
+    const said: string[] = [];
+    expect(await runValidate({ files: ['test/runner/fixtures/broken-calls.yaml'] }, (line) => said.push(line))).toBe(1);
+    expect(said).toEqual([
+      'test/runner/fixtures/broken-calls.yaml:17 steps[0].reference.calls[0].tool: no server offers wb__sql_describ; wb offers ' +
+        'wb__browser_navigate, wb__catalog_lookup, wb__catalog_search, wb__files_edit, wb__files_list, wb__files_read, wb__files_write, ' +
+        'wb__jobs_list, wb__jobs_start, wb__jobs_wait, wb__logs_read, wb__sql_describe, wb__sql_execute, wb__sql_query',
+      'test/runner/fixtures/broken-calls.yaml:16 steps[0].reference: not solvable: the reference solution fails step 0: ' +
+        'sql {"query":"SELECT id FROM orders","rows":[[7]]}: expected rows [[7]], got []; ' +
+        'its call wb__sql_execute failed: "SQLITE_ERROR: near \\"order\\": syntax error"',
+      '2 problems in 1 rung',
     ]);
   }, 90_000);
 
   it('gives bad input one line per problem and exit 2', async () => {
     const said: string[] = [];
-    expect(await runValidate({ files: ['test/runner/fixtures/no-such-rung.yaml'] }, (line) => said.push(line))).toBe(2);
-    expect(said).toEqual(['test/runner/fixtures/no-such-rung.yaml: no rung file matches (give a file, a folder, a glob or a rung name in rungs/)']);
+    const errors: string[] = [];
+    expect(await runValidate({ files: ['test/runner/fixtures/no-such-rung.yaml'] }, (line) => said.push(line), (line) => errors.push(line))).toBe(2);
+    expect(said).toEqual([]);
+    expect(errors).toEqual(['ladder rungs validate: test/runner/fixtures/no-such-rung.yaml: no rung file matches (give a file, a folder, a glob or a rung name in rungs/)']);
   });
 });

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { serveCommand, serveOptions, ServeUsageError, type ServeArgs } from '../../src/cli/serve.ts';
+import { bindMistake, serveCommand, serveOptions, ServeUsageError, type ServeArgs } from '../../src/cli/serve.ts';
 import { tempDir } from './helpers.ts';
 
 const base: ServeArgs = { workspace: 'ws', transport: 'stdio', host: '127.0.0.1', port: 0, allowRemote: false, resume: true };
@@ -88,6 +89,32 @@ describe('serve command', () => {
     expect(written).toEqual([
       'ladder serve: --host 0.0.0.0 is not a loopback address; add --allow-remote and a --token (or LADDER_SERVE_TOKEN) to serve beyond this machine\n',
     ]);
+  });
+
+  it('prints a port already in use as one line, with exit code 2', async () => {
+    await using dir = tempDir();
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as net.AddressInfo).port;
+    try {
+      const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      await serveCommand.handler({ ...base, workspace: dir.dir, transport: 'http', port, _: [], $0: 'ladder' });
+      expect(process.exitCode).toBe(2);
+      expect(stderr.mock.calls.map((call) => String(call[0])).filter((line) => line.startsWith('ladder serve:'))).toEqual([
+        `ladder serve: --port ${port}: 127.0.0.1:${port} is already in use; choose another --port, or --port 0 for a free one\n`,
+      ]);
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+  });
+
+  it('names the host it cannot bind, and leaves other errors alone', () => {
+    const error = (code: string) => Object.assign(new Error(code), { code });
+    expect(bindMistake(error('EADDRNOTAVAIL'), { host: '10.9.9.9', port: 80 })).toBe(
+      '--host 10.9.9.9: no such address on this machine; use 127.0.0.1, or an address of this machine',
+    );
+    expect(bindMistake(error('EACCES'), { host: '127.0.0.1', port: 80 })).toMatch(/^--port 80: not allowed to listen on 127\.0\.0\.1:80 /);
+    expect(bindMistake(new Error('bug'), { host: '127.0.0.1', port: 80 })).toBeUndefined();
   });
 
   it('prints a workspace that does not exist as one line, with exit code 2', async () => {

@@ -33,7 +33,7 @@ export const CLEAN: Omit<Policy, 'name'> = {
   again: () => false,
 };
 
-/** `remainingMs` from a capped wait cut short (DESIGN.md "Cap"): the legal next `timeoutMs`. */
+/** `remainingMs` from a capped wait cut short (README, "The reliability layer"): the legal next `timeoutMs`. */
 export function remainingMs(text: string): number | undefined {
   try {
     const value = (JSON.parse(text) as { remainingMs?: unknown } | null)?.remainingMs;

@@ -1,7 +1,7 @@
-// synthetic:impatient (seeds/003): asks a long wait for far more time than one reply can
-// survive. Every call with a `timeoutMs` argument asks for 100 s, past the SDK's 60 s default
-// request timeout; a capped wait answers within its cap anyway and says how much is left,
-// which it then follows as the reference does.
+// synthetic:impatient (docs/incidents.md, "A long wait whose reply was lost"): asks a long wait
+// for far more time than one reply can survive. Every call with a `timeoutMs` argument asks for
+// 100 s, past the SDK's 60 s default request timeout; a capped wait answers within its cap
+// anyway and says how much is left, which it then follows as the reference does.
 import { CLEAN } from './follow.ts';
 import type { Policy } from './follow.ts';
 

@@ -1,5 +1,6 @@
-// synthetic:looper (seeds/004, CAMEL-25075): asks a deterministic tool the same question again
-// and again while the answer stays byte-identical, a fixed point no amount of context breaks.
+// synthetic:looper (docs/incidents.md, "The same question sixteen times"): asks a deterministic
+// tool the same question again and again while the answer stays byte-identical, a fixed point
+// no amount of context breaks.
 // Only an answer that looks different (the repeat short-circuit's) lets it move on; with
 // the mechanism off it spends the step's whole ceiling.
 import { CLEAN } from './follow.ts';

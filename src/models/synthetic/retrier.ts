@@ -1,6 +1,7 @@
-// synthetic:retrier (seeds/000): re-sends a failed call unchanged, byte for byte, while the
-// answer is the same failure: six sends in one turn, as in the incident. The breaker's
-// refusal looks different from the failure, so with the breaker on it stops after one.
+// synthetic:retrier (docs/incidents.md, "A dead tool called six times in one turn"): re-sends a
+// failed call unchanged, byte for byte, while the answer is the same failure: six sends in one
+// turn, as in the incident. The breaker's refusal looks different from the failure, so with the
+// breaker on it stops after one.
 import { CLEAN } from './follow.ts';
 import type { Policy } from './follow.ts';
 

@@ -4,7 +4,7 @@ import type { ArmComparison, ComparisonReport } from '../compare.ts';
 import { traceNotes } from '../compare.ts';
 import type { MetricComparison } from '../paired.ts';
 import type { RunSummary } from '../summary.ts';
-import { countScale, percent, plural, pValue, quantity, signedPoints } from '../words.ts';
+import { carriesNothing, countScale, leftOutMetrics, percent, plural, pValue, quantity, signedPoints, signedQuantity } from '../words.ts';
 import { summaryTables } from './summaryTables.ts';
 
 export interface Table {
@@ -13,6 +13,8 @@ export interface Table {
   /** Per column: numbers read best right-aligned. */
   align: ('left' | 'right')[];
   rows: string[][];
+  /** One line under the table: what it leaves out, and why. */
+  note?: string;
 }
 
 export interface Section {
@@ -38,23 +40,27 @@ function metricRow(m: MetricComparison): string[] {
     const side = (x: { count: number; n: number }): string => `${x.count}/${x.n} ${percent(x.n === 0 ? null : x.count / x.n)}`;
     const d = m.difference;
     const diff = d === null ? '-' : `${signedPoints(d.estimate)} pts (${signedPoints(d.lower)} to ${signedPoints(d.upper)})`;
-    return [m.label, `${m.pairs} ${m.pairsOf}`, side(m.a), side(m.b), diff, m.pairs === 0 ? '-' : pValue(m.p).replace('p = ', ''), VERDICT[m.verdict]];
+    const verdict = m.disagreement === null ? VERDICT[m.verdict] : `${VERDICT[m.verdict]}: CI and p disagree`;
+    return [m.label, `${m.pairs} ${m.pairsOf}`, side(m.a), side(m.b), diff, m.pairs === 0 ? '-' : pValue(m.p).replace('p = ', ''), verdict];
   }
   const { factor, per } = countScale(m);
   const value = (x: number | null): string => (x === null ? '-' : quantity(x * factor, m.unit));
-  const signed = (x: number): string => `${x > 0 ? '+' : ''}${value(x)}`;
+  const signed = (x: number): string => signedQuantity(x * factor, m.unit);
   const stat = m.statistic;
   const d = m.difference;
   const diff = d === null ? '-' : `${signed(d.estimate)} (${signed(d.lower)} to ${signed(d.upper)})`;
   return [`${m.label} ${per} (${stat})`, `${m.pairs} ${m.pairsOf}`, value(m.a[stat]), value(m.b[stat]), diff, '-', VERDICT[m.verdict]];
 }
 
+const note = (text: string | null): { note?: string } => (text === null ? {} : { note: text });
+
 function comparisonSection(c: ArmComparison): Section {
   const metrics: Table = {
     caption: `Paired metrics, B (${c.b.runId}/${c.b.arm}) minus A (${c.a.runId}/${c.a.arm}), 95% intervals`,
     columns: ['metric', 'pairs', 'A', 'B', 'B - A (95% CI)', 'p', 'verdict'],
     align: ['left', 'right', 'right', 'right', 'right', 'right', 'left'],
-    rows: c.metrics.map(metricRow),
+    rows: c.metrics.filter((m) => !carriesNothing(m)).map(metricRow),
+    ...note(leftOutMetrics(c.metrics)),
   };
   const rungs: Table = {
     caption: 'Step pass rate per rung, paired',
@@ -73,7 +79,8 @@ function comparisonSection(c: ArmComparison): Section {
 
 function runLine(name: string, s: RunSummary): string {
   const t = s.traces;
-  return `${name}: run ${s.runId} (${s.status}), model ${s.model.spec}, git ${s.gitSha?.slice(0, 12) ?? 'unknown'}, ` +
+  // "Run: run x" says run twice; "A: run x" names the side.
+  return `${name === 'Run' ? 'Run' : `${name}: run`} ${s.runId} (${s.status}), model ${s.model.spec}, git ${s.gitSha?.slice(0, 12) ?? 'unknown'}, ` +
     `${plural(t.passes, 'complete pass', 'complete passes')} from ${plural(t.files, 'trace')} (${plural(t.events, 'event')}).`;
 }
 

@@ -17,6 +17,7 @@ table { border-collapse: collapse; margin: .4rem 0 1.2rem; font-variant-numeric:
 caption { text-align: left; color: #555; padding-bottom: .3rem; max-width: 60rem; }
 th, td { padding: .2rem .6rem; border-bottom: 1px solid #eee; white-space: nowrap; }
 th { background: #f6f6f6; } td.right, th.right { text-align: right; }
+p.note { color: #555; margin-top: -.8rem; }
 figure { margin: 1rem 0 2rem; } figcaption { color: #555; margin-bottom: .4rem; }
 .plot svg { max-width: 100%; height: auto; }
 `;
@@ -27,7 +28,8 @@ function table(t: Table): string {
   const body = t.rows
     .map((r) => `<tr>${r.map((c, i) => `<td${cls(i)}>${c.startsWith('  ') ? '&nbsp;&nbsp;&nbsp;' : ''}${escapeHtml(c.trim())}</td>`).join('')}</tr>`)
     .join('\n');
-  return `<table>\n<caption>${escapeHtml(t.caption)}</caption>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+  const note = t.note === undefined ? '' : `\n<p class="note">${escapeHtml(t.note)}</p>`;
+  return `<table>\n<caption>${escapeHtml(t.caption)}</caption>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>${note}`;
 }
 
 async function figure(plot: Plot): Promise<string> {

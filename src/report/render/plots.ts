@@ -5,7 +5,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { ComparisonReport } from '../compare.ts';
 import type { PassRecord } from '../passes.ts';
 import type { RunSummary } from '../summary.ts';
-import { countScale } from '../words.ts';
+import { carriesNothing, countScale, leftOutMetrics } from '../words.ts';
 
 export interface Plot {
   id: string;
@@ -76,7 +76,7 @@ function forest(input: PlotInput): Plot | undefined {
     }
     for (const m of cmp.metrics) {
       const d = m.difference;
-      if (d === null) continue;
+      if (d === null || carriesNothing(m)) continue;
       if (m.kind === 'proportion') rows.push({ comparison: cmp.label, row: m.label, estimate: d.estimate * 100, lower: d.lower * 100, upper: d.upper * 100 });
       else {
         const { factor, per } = countScale(m);
@@ -102,7 +102,10 @@ function forest(input: PlotInput): Plot | undefined {
   const spec = { ...CONFIG, vconcat: [panel(rows, 'rates: B minus A, in points', true),
     ...metrics.map((metric) => panel(counts.filter((c) => c.row === metric), `${metric}: B minus A`, false))],
     resolve: { scale: { x: 'independent' } } };
-  return { id: 'forest', title: 'Paired differences (B minus A)', caption: 'Estimates with 95% intervals; left of the dashed line is less of it under B. Each count or time has its own panel and unit.', spec: spec as TopLevelSpec };
+  // Named once even when several comparisons leave the same metrics out.
+  const undrawn = [...new Set(c.comparisons.map((cmp) => leftOutMetrics(cmp.metrics)).filter((line): line is string => line !== null))];
+  const caption = 'Estimates with 95% intervals; left of the dashed line is less of it under B. Each count or time has its own panel and unit.';
+  return { id: 'forest', title: 'Paired differences (B minus A)', caption: [caption, ...undrawn].join(' '), spec: spec as TopLevelSpec };
 }
 
 function waste(input: PlotInput): Plot {

@@ -25,6 +25,7 @@ function terminalTable(t: Table): string[] {
     `  ${line(t.columns)}`,
     `  ${widths.map((w) => '-'.repeat(w)).join('  ')}`,
     ...t.rows.map((r) => `  ${line(r)}`),
+    ...(t.note === undefined ? [] : wrap(t.note).map((l) => `  ${l}`)),
   ];
 }
 
@@ -52,6 +53,7 @@ function markdownTable(t: Table): string[] {
     `|${t.align.map((a) => (a === 'right' ? '---:' : ':---')).join('|')}|`,
     // Leading spaces mark a step under its rung in the terminal; Markdown would drop them.
     ...t.rows.map((r) => `| ${r.map((c) => (c.startsWith('  ') ? `↳ ${cell(c)}` : cell(c))).join(' | ')} |`),
+    ...(t.note === undefined ? [] : ['', t.note]),
   ];
 }
 
