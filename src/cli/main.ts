@@ -10,7 +10,7 @@ const program = yargs(args).scriptName('ladder').command(serveCommand);
 // its own command: the others import the model SDKs, about 2 s of CPU per start on the 2-core
 // target machine (measured), which would be most of what a synthetic pass costs.
 if (args[0] !== 'serve') {
-  const [{ runCommand }, { doctorCommand }, { rungsCommand }, { mergeCommand }, { compareCommand }, { reportCommand }, { probeCommand }] =
+  const [{ runCommand }, { doctorCommand }, { rungsCommand }, { mergeCommand }, { compareCommand }, { reportCommand }, { probeCommand }, { exportCommand }] =
     await Promise.all([
       import('./run.ts'),
       import('./doctor.ts'),
@@ -19,6 +19,7 @@ if (args[0] !== 'serve') {
       import('./compare.ts'),
       import('./report.ts'),
       import('./probe.ts'),
+      import('./export.ts'),
     ]);
   program
     .command(runCommand)
@@ -27,7 +28,8 @@ if (args[0] !== 'serve') {
     .command(mergeCommand)
     .command(compareCommand)
     .command(reportCommand)
-    .command(probeCommand);
+    .command(probeCommand)
+    .command(exportCommand);
   program.command((await import('./show.ts')).showCommand);
 }
 reportMistakes(program, args)
