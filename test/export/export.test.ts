@@ -228,7 +228,8 @@ describe('ladder export --otlp on a real run', () => {
       // What --redact content writes: the writer's own redaction, with the stamp kept.
       writeFileSync(file, events.map((e) => {
         const { v, t, ...input } = e;
-        return JSON.stringify({ v, type: e.type, t, ...redactEvent(input as TraceEventInput) });
+        // `v`, `type`, `t` first, as the writer orders them; assigning `type` again keeps its place.
+        return JSON.stringify(Object.assign({ v, type: e.type, t }, redactEvent(input as TraceEventInput)));
       }).join('\n') + '\n');
     }
     const plain = await exported();
