@@ -72,6 +72,10 @@ export function parseHeaders(flags: readonly string[] = [], env?: string): Recor
         throw new ExportError(`${where} "${name}": the value is not percent-encoded as OTEL_EXPORTER_OTLP_HEADERS requires`);
       }
     }
+    // What fetch would refuse, said here rather than as a collector that cannot be reached.
+    if (!/^[\t\x20-\x7e]*$/.test(value)) {
+      throw new ExportError(`${where} "${name}": the value has a character a header cannot carry (a line break, a control or non-ASCII character)`);
+    }
     headers.set(name.toLowerCase(), [name, value]);
   };
   for (const item of (env ?? '').split(',')) if (item.trim() !== '') add(item, 'OTEL_EXPORTER_OTLP_HEADERS', true);

@@ -76,7 +76,7 @@ export async function post(url: URL, headers: Record<string, string>, body: Uint
       throw new ExportError(`cannot reach ${shown(url)} (${reason(error, timeoutMs)}); is the collector running, and is this its OTLP/HTTP address?`);
     }
     const answer = new Uint8Array(await response.arrayBuffer().catch(() => new ArrayBuffer(0)));
-    if (response.ok) return partialSuccess(answer) ?? { rejected: 0, message: '' };
+    if (response.ok) return accepted(answer, response.headers.get('content-type')) ?? { rejected: 0, message: '' };
     const wait = retryAfterMs(response.headers.get('retry-after')) ?? BACKOFF_MS * 2 ** (attempt - 1);
     if (RETRYABLE.has(response.status) && attempt < MAX_ATTEMPTS && wait <= MAX_RETRY_AFTER_MS) {
       await transport.sleep(wait);
@@ -89,6 +89,19 @@ export async function post(url: URL, headers: Record<string, string>, body: Uint
           : wait > MAX_RETRY_AFTER_MS ? `; it asks for a wait of ${Math.round(wait / 1000)} s, try again later`
             : `; still ${response.status} after ${attempt} attempts, try again later`;
     throw new ExportError(`${shown(url)} answered ${response.status} ${response.statusText}${said === '' ? '' : `: ${said}`}${hint}`);
+  }
+}
+
+/** A partial success, in the encoding the collector answered with (protobuf, or JSON for a JSON request or a lenient server). */
+function accepted(body: Uint8Array, contentType: string | null): Accepted | undefined {
+  if (contentType?.includes('json') !== true) return partialSuccess(body);
+  try {
+    const answer = JSON.parse(new TextDecoder().decode(body)) as { partialSuccess?: { rejectedSpans?: string | number; errorMessage?: string } };
+    const rejected = Number(answer.partialSuccess?.rejectedSpans ?? 0);
+    const message = answer.partialSuccess?.errorMessage ?? '';
+    return rejected === 0 && message === '' ? undefined : { rejected, message };
+  } catch {
+    return undefined;
   }
 }
 

@@ -105,6 +105,8 @@ describe('the collector\'s address and headers', () => {
     expect(() => parseHeaders(['Authorization: Basic secret'])).toThrow(/^--header "Authorization: Basic secret"/);
     expect(() => parseHeaders(['=secret'])).toThrow(/^--header "": expected name=value/);
     expect(() => parseHeaders([], 'auth=%E0%A4%A')).toThrow(/^OTEL_EXPORTER_OTLP_HEADERS "auth": the value is not percent-encoded/);
+    expect(() => parseHeaders([], 'auth=Basic%0Aevil')).toThrow(/^OTEL_EXPORTER_OTLP_HEADERS "auth": the value has a character a header cannot carry/);
+    expect(() => parseHeaders(['Authorization=Clé'])).toThrow(/^--header "Authorization": the value has a character/);
   });
 
   it('reads Retry-After as seconds or as a date', () => {
@@ -148,6 +150,14 @@ describe('posting to a collector', () => {
     const patient = transport();
     await expect(post(tracesEndpoint(receiver.url), {}, body, patient)).rejects.toThrow(/answered 429 Too Many Requests; it asks for a wait of 3600 s, try again later$/);
     expect(patient.slept).toEqual([]);
+  });
+
+  it('reads a partial success a collector answers in JSON', async () => {
+    await using receiver = await startReceiver();
+    receiver.script.push({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"partialSuccess":{"rejectedSpans":"4","errorMessage":"too old"}}' });
+    expect(await post(tracesEndpoint(receiver.url), {}, body, transport())).toEqual({ rejected: 4, message: 'too old' });
+    receiver.script.push({ status: 200, headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(await post(tracesEndpoint(receiver.url), {}, body, transport())).toEqual({ rejected: 0, message: '' });
   });
 
   it('says in one line what the collector objected to, with what to check', async () => {
