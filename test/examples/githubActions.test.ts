@@ -203,7 +203,7 @@ describe('the workflow run here', () => {
     expect(summary).toContain('# Ladder comparison of the arms of merged');
     expect(figures(summary).length).toBeGreaterThan(8);
     expect(figures(summary)).toEqual(figures(expected));
-  }, 300_000);
+  }, 480_000);
 
   it('on a pull request compares against the base branch\'s run when there is one, and the gate fails the job when compare does', async () => {
     cpSync(whole, join(dir, 'baseline'), { recursive: true });
