@@ -143,9 +143,16 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
     emitStart(emit, spec);
     const result = await runStep(context, conversation, spec);
     if (result.reason === 'errored' && result.error === 'interrupted') return end({ passed: false, interrupted: true, steps });
-    // One-shot: one run of the agent, judged against every step's checks.
+    // One-shot: one run of the agent, judged against every step's checks. Each later step gets
+    // its step.start just before its step.end, so every step.end in a trace has its start.
     const judged = input.mode === 'oneshot' ? rung.steps.map((_, i) => i) : [spec.index];
-    for (const index of judged) steps.push(await judge(rung.steps[index]!, index, result));
+    for (const index of judged) {
+      if (index !== spec.index) {
+        const own = rung.steps[index]!;
+        emit({ type: 'step.start', step: index, ceiling: own.ceiling, timeLimitMs: stepTimeLimitMs(own.timeLimitS, input.timeFactor) });
+      }
+      steps.push(await judge(rung.steps[index]!, index, result));
+    }
   }
   return end({ passed: steps.every((s) => s.passed), interrupted: false, steps });
 }

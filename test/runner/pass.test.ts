@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseRung } from '../../src/rungs/load.ts';
 import { agentFactory } from '../../src/runner/agents.ts';
 import { runPass } from '../../src/runner/pass.ts';
-import { readTraceAll } from '../../src/trace/index.ts';
+import { passFileState, readTraceAll } from '../../src/trace/index.ts';
 import { removeTempDirs, tempDir } from './helpers.ts';
 
 afterAll(removeTempDirs);
@@ -74,5 +74,39 @@ describe('runPass', () => {
     expect(events.map((e) => e.type)).toEqual(['pass.start', 'pass.end']);
     expect(events[1]).toMatchObject({ passed: false, steps: 0, error: outcome.error });
     expect(readdirSync(tempRoot)).toEqual(['trace.jsonl']);
+  }, 60_000);
+
+  it('in one-shot mode gives every step.end its step.start, so the pass reads as whole, not damaged', async () => {
+    const tempRoot = await tempDir('ladder-pass-');
+    const twoSteps = parseRung('r.yaml', `name: r
+description: d
+servers:
+  wb: { workbench: {} }
+setup:
+  files: { notes/a.txt: "alpha\\n", notes/b.txt: "beta\\n" }
+steps:
+  - prompt: read notes/a.txt
+    ceiling: 3
+    checks: [{ answer: { mentions: [alpha] } }]
+    reference:
+      calls: [{ tool: wb__files_read, args: { path: notes/a.txt } }]
+      answer: it says alpha
+  - prompt: read notes/b.txt
+    ceiling: 2
+    timeLimitS: 30
+    checks: [{ answer: { mentions: [beta] } }]
+    reference:
+      calls: [{ tool: wb__files_read, args: { path: notes/b.txt } }]
+      answer: it says beta
+`);
+    const tracePath = join(tempRoot, 'trace.jsonl');
+    const outcome = await runPass({ rung: twoSteps, id, tracePath, agent, timeFactor: 0.01, mode: 'oneshot', tempRoot });
+    expect(outcome).toMatchObject({ passed: true, steps: [{ step: 0, passed: true }, { step: 1, passed: true }] });
+    const { events } = await readTraceAll(tracePath);
+    const steps = events.filter((e) => e.type === 'step.start' || e.type === 'step.end').map((e) => `${e.type} ${(e as { step: number }).step}`);
+    expect(steps).toEqual(['step.start 0', 'step.end 0', 'step.start 1', 'step.end 1']);
+    // Step 0 carries the one run's summed ceiling; step 1 its own, announced when it is judged.
+    expect(events.filter((e) => e.type === 'step.start').map((e) => (e as { ceiling: number }).ceiling)).toEqual([5, 2]);
+    expect(await passFileState(tracePath)).toEqual({ state: 'complete', passed: true });
   }, 60_000);
 });
