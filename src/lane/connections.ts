@@ -1,7 +1,8 @@
 // One MCP client per configured server. A server that cannot start is reported with what a
 // user needs to fix it (its name, its command, the end of its stderr) and left out, so one
 // broken server never takes the others down.
-import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -9,9 +10,12 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describeServer, isHttp, isStdio } from './config.ts';
 import type { ServerConfig } from './config.ts';
+import { LADDER_VERSION, PACKAGE_ROOT } from './install.ts';
 
-const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
-export const CLIENT_INFO = { name: 'ladder', version };
+export const CLIENT_INFO = { name: 'ladder', version: LADDER_VERSION };
+
+/** Preloaded into every Node server started here: it exits when this process is gone (see the file). */
+const EXIT_WITH_PARENT = pathToFileURL(join(PACKAGE_ROOT, 'src', 'lane', 'exitWithParent.js')).href;
 
 /** Enough stderr for the last few lines of a stack trace or a usage message. */
 const STDERR_TAIL_BYTES = 2048;
@@ -57,14 +61,51 @@ export interface Connection {
 export interface ConnectOptions {
   /** Bound on starting and initialising one server. */
   timeoutMs: number;
+  /** Aborts the start: the server is stopped and the connection fails (Ctrl-C during a pass's start). */
+  signal?: AbortSignal | undefined;
   onToolListChanged: () => void;
 }
 
-function transportFor(config: ServerConfig): { transport: Transport; tail: () => string } {
+/**
+ * The arguments a stdio server is spawned with. A Node server (`process.execPath`, which is what
+ * `node` and `npx` commands become) gets the parent watch preloaded, so it cannot outlive this
+ * process, even when it hangs before reading stdin. Other commands are left as they are.
+ */
+export function spawnArgs(command: string, args: readonly string[]): string[] {
+  if (command !== process.execPath) return [...args];
+  return ['--import', `${EXIT_WITH_PARENT}?parent=${process.pid}`, ...args];
+}
+
+interface Started {
+  transport: Transport;
+  tail: () => string;
+  /**
+   * Stops a server that never became usable: SIGTERM now, not after the SDK's 2 s grace.
+   * True when a process had been started (stdio), whose exit is then worth waiting for.
+   */
+  stop: () => boolean;
+}
+
+/**
+ * Remembers the pid of the process it spawns. When `initialize` fails, the SDK's client closes
+ * its transport on its own and forgets the process at once, then waits 2 s for it to exit
+ * before it sends SIGTERM, without anyone awaiting it: a hung server could outlive a parent
+ * that exits in those seconds. The pid kept here lets the lane stop it without waiting.
+ */
+class SpawnedStdioTransport extends StdioClientTransport {
+  spawned: number | undefined;
+
+  override async start(): Promise<void> {
+    await super.start();
+    this.spawned = this.pid ?? undefined;
+  }
+}
+
+function transportFor(config: ServerConfig): Started {
   if (isStdio(config)) {
-    const transport = new StdioClientTransport({
+    const transport = new SpawnedStdioTransport({
       command: config.command,
-      args: config.args ?? [],
+      args: spawnArgs(config.command, config.args ?? []),
       ...(config.env === undefined ? {} : { env: config.env }),
       ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
       stderr: 'pipe',
@@ -75,27 +116,50 @@ function transportFor(config: ServerConfig): { transport: Transport; tail: () =>
     transport.stderr?.on('data', (chunk: Buffer) => {
       tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });
-    return { transport, tail: () => tail };
+    const stop = () => {
+      if (transport.spawned === undefined) return false;
+      try {
+        // Milliseconds after the failure: the pid cannot have been reused by another process.
+        process.kill(transport.spawned, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+      return true;
+    };
+    return { transport, tail: () => tail, stop };
   }
+  const nothing = () => false;
   if (isHttp(config)) {
     const headers = config.headers ?? {};
-    return { transport: new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers } }), tail: () => '' };
+    return {
+      transport: new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers } }),
+      tail: () => '', stop: nothing,
+    };
   }
-  return { transport: config.transport, tail: () => '' };
+  return { transport: config.transport, tail: () => '', stop: nothing };
 }
 
 /** Starts (stdio) or reaches (HTTP) one server and initialises it; throws ServerStartError. */
 export async function connectServer(name: string, config: ServerConfig, options: ConnectOptions): Promise<Connection> {
-  const { transport, tail } = transportFor(config);
+  const where = describeServer(config);
+  const secret = isHttp(config) ? config.url : undefined;
+  if (options.signal?.aborted === true) throw new ServerStartError(name, where, '', options.signal.reason, secret);
+  const { transport, tail, stop } = transportFor(config);
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolListChanged());
+  const closed = new Promise<void>((resolve) => (client.onclose = resolve));
   try {
-    await client.connect(transport, { timeout: options.timeoutMs });
+    await client.connect(transport, { timeout: options.timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   } catch (error) {
+    // A server that timed out or was aborted may be hung before it reads stdin, where the
+    // SDK's close (end stdin, wait 2 s, SIGTERM, wait 2 s, SIGKILL) would wait for nothing.
+    // Stopped now, and awaited: a failed start returns once the process has exited.
+    const spawned = stop();
     await client.close().catch(() => undefined);
+    if (spawned) await closed;
     // The process's last stderr chunk can land a tick after its pipe reports the exit.
     await new Promise((resolve) => setImmediate(resolve));
-    throw new ServerStartError(name, describeServer(config), tail(), error, isHttp(config) ? config.url : undefined);
+    throw new ServerStartError(name, where, tail(), error, secret);
   }
   return {
     name,

@@ -2,6 +2,7 @@
 export * from './arm.ts';
 export * from './config.ts';
 export * from './nodeBin.ts';
+export { COMPILED, LADDER_VERSION, PACKAGE_ROOT } from './install.ts';
 export { Lane, hashCallKey } from './lane.ts';
 export * from './types.ts';
 export { ServerStartError } from './connections.ts';

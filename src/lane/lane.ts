@@ -113,7 +113,7 @@ export class Lane {
     let lane: Lane | undefined;
     const timeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     const settled = await Promise.allSettled(configs.map(([name, config]) =>
-      connectServer(name, config, { timeoutMs, onToolListChanged: () => lane && lane.#roster?.markStale(name) })));
+      connectServer(name, config, { timeoutMs, signal: options.signal, onToolListChanged: () => lane && lane.#roster?.markStale(name) })));
     settled.forEach((result) => {
       if (result.status === 'fulfilled') connections.set(result.value.name, result.value);
       else errors.push(result.reason as ServerStartError);

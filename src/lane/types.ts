@@ -36,6 +36,8 @@ export interface LaneOptions {
   maxTotalTimeoutMs?: number;
   listTimeoutMs?: number;
   connectTimeoutMs?: number;
+  /** Aborts the servers' start: those still starting are stopped and listed in startErrors. */
+  signal?: AbortSignal;
   /** Drives the circuit cool-down and the roster TTL and back-off. Default Date.now. */
   clock?: Clock;
   circuit?: Omit<CircuitOptions, 'clock'>;

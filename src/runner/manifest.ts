@@ -2,7 +2,6 @@
 // where it stands. It is rewritten whole through a rename, so a reader never sees half of it.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MANIFEST } from './store.ts';
@@ -68,7 +67,7 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-export const LADDER_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export { LADDER_VERSION } from '../lane/install.ts';
 
 /** The checkout's commit, or null outside a git checkout (a packed install). */
 export function gitSha(cwd: string): string | null {

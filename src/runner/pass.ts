@@ -92,6 +92,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
       trustServerHints: rung.trustServerHints,
       ...callTimeouts(input.timeFactor),
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      ...(input.signal === undefined ? {} : { signal: input.signal }),
     });
   } catch (error) {
     if (!(error instanceof LaneConfigError)) throw error;

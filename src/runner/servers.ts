@@ -5,7 +5,7 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LaneConfigError, nodeCommand, nodePackage } from '../lane/index.ts';
+import { COMPILED, LaneConfigError, nodeCommand, nodePackage, PACKAGE_ROOT } from '../lane/index.ts';
 import type { ServerConfig } from '../lane/index.ts';
 import type { Rung, ServerSpec } from '../rungs/schema.ts';
 import { WORKSPACE_TOKEN } from '../trace/index.ts';
@@ -14,8 +14,17 @@ import { FaultPlan } from '../server/faults.ts';
 import { parseConfig, parseFaults } from '../server/options.ts';
 import { TOOL_NAMES } from '../server/tools.ts';
 
-/** The `ladder` entry point: the workbench runs as `process.execPath bin/ladder.js serve`. */
-export const LADDER_BIN = fileURLToPath(new URL('../../bin/ladder.js', import.meta.url));
+/**
+ * How a pass starts its workbench: `process.execPath [...WORKBENCH_ENTRY] '<options JSON>'`.
+ * The compiled runner starts the lean entry point of its own build (dist/workbench.js, next to
+ * the compiled code: no loader, no CLI), which answers `initialize` about as fast as a bare MCP
+ * SDK server. The runner running from the TypeScript sources (tests, the mutation battery, a
+ * checkout whose build is out of date) starts the same entry from the sources through tsx, so
+ * what a test exercises is always the code under test, never a build of something older.
+ */
+export const WORKBENCH_ENTRY: readonly string[] = COMPILED
+  ? [fileURLToPath(new URL('./workbench.js', import.meta.url))]
+  : ['--import', import.meta.resolve('tsx'), join(PACKAGE_ROOT, 'src', 'server', 'main.ts')];
 export { WORKSPACE_TOKEN };
 const DEFAULT_DB_FILE = 'workbench.db';
 
@@ -77,20 +86,13 @@ export function passServers(input: PassServerInput): Record<string, ServerConfig
 function serverConfig(spec: ServerSpec, input: PassServerInput): ServerConfig {
   const { workspace } = input;
   if ('workbench' in spec) {
-    const config = {
+    const options = {
       ...spec.workbench.options,
+      workspace, seed: input.seed, timeFactor: input.timeFactor, faults: spec.workbench.faults,
       ...(input.rung.setup.sql === undefined ? {} : { setupSql: input.rung.setup.sql }),
       ...(input.waitCap ? {} : { waitCap: false }),
     };
-    return {
-      command: process.execPath,
-      args: [
-        LADDER_BIN, 'serve', '--transport', 'stdio', '--workspace', workspace,
-        '--seed', String(input.seed), '--time-factor', String(input.timeFactor),
-        '--config', JSON.stringify(config), '--faults', JSON.stringify(spec.workbench.faults),
-      ],
-      cwd: workspace,
-    };
+    return { command: process.execPath, args: [...WORKBENCH_ENTRY, JSON.stringify(options)], cwd: workspace };
   }
   if ('url' in spec) return { url: spec.url, headers: spec.headers };
   const env = Object.fromEntries(Object.entries(spec.env).map(([k, v]) => [k, substitute(v, workspace)]));
