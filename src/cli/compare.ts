@@ -1,10 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
-import { DEFAULT_REPORT_SEED, gateFailures, parseGates } from '../report/compare.ts';
-import { compareOutput, FORMATS } from '../report/output.ts';
+import { DEFAULT_REPORT_SEED } from '../report/compare.ts';
+import { FORMATS } from '../report/output.ts';
 import type { Format } from '../report/output.ts';
 import { COMPARED_METRICS } from '../report/paired.ts';
-import { ReportInputError } from '../report/results.ts';
 
 export interface CompareArgs {
   readonly runA: string;
@@ -30,6 +29,9 @@ export interface CompareWorld {
 export async function runCompare(args: CompareArgs, world: CompareWorld = {}): Promise<number> {
   const out = world.out ?? ((text: string) => void process.stdout.write(text));
   const err = world.err ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const { gateFailures, parseGates } = await import('../report/compare.ts');
+  const { compareOutput } = await import('../report/output.ts');
+  const { ReportInputError } = await import('../report/results.ts');
   try {
     const gates = parseGates(args.gate ?? []);
     const { report, text } = await compareOutput(args.runA, args.runB, { format: args.format ?? 'table', seed: args.seed ?? DEFAULT_REPORT_SEED });

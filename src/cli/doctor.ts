@@ -1,7 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { createModel, flagProblems, ModelConfigError, ModelSpecError, parseModelSpec, parseThinking } from '../models/index.ts';
 import type { AdapterOptions, ModelFlags } from '../models/index.ts';
-import { checkModel } from '../models/doctor.ts';
 import { MODEL_FLAG_OPTIONS } from './modelFlags.ts';
 
 // Two attempts, not four: a doctor should say quickly that something is down.
@@ -25,6 +23,9 @@ export type DoctorFlags = Omit<ModelFlags, 'thinking'> & { readonly thinking?: s
  */
 export async function runDoctor(model: string, typed: DoctorFlags = {}, world: DoctorWorld = {}): Promise<number> {
   const write = world.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  // The model layer is loaded by the command that uses it, not by every `ladder` start.
+  const { createModel, flagProblems, ModelConfigError, ModelSpecError, parseModelSpec, parseThinking } = await import('../models/index.ts');
+  const { checkModel } = await import('../models/doctor.ts');
   let adapter;
   try {
     const { thinking, ...rest } = typed;

@@ -1,37 +1,36 @@
 // The `ladder` program: thin commands that parse, call one function and print.
+//
+// Every command module here is only its definition (flags, help) and imports what it runs
+// inside its handler, so `ladder --help` and each command load nothing another command needs:
+// no provider SDK, Vega, SQLite binding, MCP SDK or zod at start-up (test/cli/startup.test.ts
+// checks the compiled entry point for this). A new command is one line below, written the same way.
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { compareCommand } from './compare.ts';
+import { doctorCommand } from './doctor.ts';
 import { reportMistakes, runProgram } from './errors.ts';
+import { exportCommand } from './export.ts';
+import { mergeCommand } from './merge.ts';
+import { probeCommand } from './probe.ts';
+import { reportCommand } from './report.ts';
+import { rungsCommand } from './rungs.ts';
+import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
+import { showCommand } from './show.ts';
 
 const args = hideBin(process.argv);
-const program = yargs(args).scriptName('ladder').command(serveCommand);
-// `ladder serve` starts once per pass of a run (the workbench of every pass), so it loads only
-// its own command: the others import the model SDKs, about 2 s of CPU per start on the 2-core
-// target machine (measured), which would be most of what a synthetic pass costs.
-if (args[0] !== 'serve') {
-  const [{ runCommand }, { doctorCommand }, { rungsCommand }, { mergeCommand }, { compareCommand }, { reportCommand }, { probeCommand }, { exportCommand }] =
-    await Promise.all([
-      import('./run.ts'),
-      import('./doctor.ts'),
-      import('./rungs.ts'),
-      import('./merge.ts'),
-      import('./compare.ts'),
-      import('./report.ts'),
-      import('./probe.ts'),
-      import('./export.ts'),
-    ]);
-  program
-    .command(runCommand)
-    .command(doctorCommand)
-    .command(rungsCommand)
-    .command(mergeCommand)
-    .command(compareCommand)
-    .command(reportCommand)
-    .command(probeCommand)
-    .command(exportCommand);
-  program.command((await import('./show.ts')).showCommand);
-}
+const program = yargs(args)
+  .scriptName('ladder')
+  .command(runCommand)
+  .command(rungsCommand)
+  .command(mergeCommand)
+  .command(compareCommand)
+  .command(reportCommand)
+  .command(showCommand)
+  .command(exportCommand)
+  .command(doctorCommand)
+  .command(serveCommand)
+  .command(probeCommand);
 reportMistakes(program, args)
   .demandCommand(1, 'Name a command: ladder run, or ladder --help for the list.')
   .strict()

@@ -1,6 +1,4 @@
 import type { CommandModule } from 'yargs';
-import { ArmError, LaneConfigError } from '../lane/index.ts';
-import { runProbe } from '../lane/probe.ts';
 
 interface ProbeArgs {
   readonly target?: string[];
@@ -37,6 +35,9 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
     const err = (line: string) => process.stderr.write(`${line}\n`);
     // Words after `--` land in `_` after the command's own name; they are the server's.
     const target = [...(argv.target ?? []), ...argv._.slice(1).map(String)];
+    // The lane and the MCP SDK are loaded by the command that uses them, not by every `ladder` start.
+    const { ArmError, LaneConfigError } = await import('../lane/index.ts');
+    const { runProbe } = await import('../lane/probe.ts');
     try {
       process.exitCode = await runProbe(target, {
         write,

@@ -2,8 +2,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { DEFAULT_REPORT_SEED } from '../report/compare.ts';
-import { runReportHtml } from '../report/output.ts';
-import { ReportInputError } from '../report/results.ts';
 
 export interface ReportArgs {
   readonly run: string;
@@ -18,6 +16,8 @@ export async function runReport(
 ): Promise<number> {
   const out = world.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
   const err = world.err ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const { runReportHtml } = await import('../report/output.ts');
+  const { ReportInputError } = await import('../report/results.ts');
   try {
     const html = await runReportHtml(args.run, { seed: args.seed ?? DEFAULT_REPORT_SEED });
     const path = args.output ?? join(args.run, 'report.html');

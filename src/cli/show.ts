@@ -1,7 +1,4 @@
 import type { CommandModule } from 'yargs';
-import { ansiColour, noColour } from '../report/render/transcriptText.ts';
-import { ReportInputError } from '../report/results.ts';
-import { showText } from '../report/show.ts';
 
 export interface ShowArgs {
   readonly run: string;
@@ -29,6 +26,10 @@ export function colourByDefault(stream: { isTTY?: boolean } = process.stdout, en
 export async function runShow(args: ShowArgs, world: ShowWorld = {}): Promise<number> {
   const out = world.out ?? ((text: string) => void process.stdout.write(text));
   const err = world.err ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  // The report is loaded by the command that uses it, not by every `ladder` start.
+  const { ansiColour, noColour } = await import('../report/render/transcriptText.ts');
+  const { ReportInputError } = await import('../report/results.ts');
+  const { showText } = await import('../report/show.ts');
   try {
     out(await showText(args, (world.colour ?? colourByDefault()) ? ansiColour : noColour));
     return 0;

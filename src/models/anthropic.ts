@@ -2,7 +2,6 @@
 // goes in `system`; a turn's tool calls are `tool_use` blocks and their answers go back as
 // `tool_result` blocks, first in the one user message that follows. Thinking blocks come back
 // with the turn they belong to, unchanged and first, as the API requires of a tool-use turn.
-import Anthropic from '@anthropic-ai/sdk';
 import type {
   ContentBlockParam,
   Message,
@@ -210,6 +209,8 @@ export class AnthropicAdapter implements ModelAdapter {
 
   async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
     const { body, names, adaptations } = buildAnthropicRequest(this.model, request, this.settings);
+    // Loaded on the first request, not with the module: a run on another model never pays for it.
+    const { default: Anthropic } = await import('@anthropic-ai/sdk');
     const call = await callProvider(this.ctx, signal, (fetch) => {
       // the client's own timer is a backstop only: the attempt deadline in callProvider fires first
       const client = new Anthropic({ apiKey: this.apiKey, baseURL: this.baseUrl, maxRetries: 0, timeout: this.ctx.timeoutMs + 1_000, fetch });

@@ -8,8 +8,7 @@
 // not to), `options.num_ctx` (the default depends on the version and the machine's memory), and
 // `truncate: false` (otherwise a conversation longer than the context loses its oldest
 // messages without a word; with it the server answers 400 and the step says so).
-import { Ollama } from 'ollama';
-import type { ChatResponse, Message, Tool, ToolCall as OllamaToolCall } from 'ollama';
+import type { ChatResponse, Message, Ollama as OllamaClient, Tool, ToolCall as OllamaToolCall } from 'ollama';
 import { callContext, callProvider, ModelConfigError } from './call.ts';
 import type { AdapterOptions, CallContext } from './call.ts';
 import { ToolNames } from './names.ts';
@@ -181,11 +180,13 @@ export class OllamaAdapter implements ModelAdapter {
 
   async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
     const { body, names, adaptations } = buildOllamaRequest(this.model, request, this.settings);
+    // Loaded on the first request, not with the module: a run on another model never pays for it.
+    const { Ollama } = await import('ollama');
     const first = priorCallCount(request.messages);
     const started = this.ctx.now();
     let call;
     try {
-      call = await callProvider(this.ctx, signal, (fetch) => new Ollama({ host: this.host, fetch }).chat(body as Parameters<Ollama['chat']>[0] & { stream: false }));
+      call = await callProvider(this.ctx, signal, (fetch) => new Ollama({ host: this.host, fetch }).chat(body as Parameters<OllamaClient['chat']>[0] & { stream: false }));
     } catch (error) {
       if (error instanceof ProviderError && error.kind === 'model_output') return this.unparsed(error, first, adaptations, this.ctx.now() - started);
       throw error;

@@ -1,7 +1,6 @@
 // `openai:<model>` through the `openai` client on /chat/completions, not streamed. The base
 // URL makes it any OpenAI-compatible endpoint: hosted OpenAI, OpenRouter, vLLM, LM Studio,
 // llama.cpp's server, Ollama's /v1.
-import OpenAI from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
@@ -182,6 +181,8 @@ export class OpenAIAdapter implements ModelAdapter {
 
   async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
     const { body, names, adaptations, ignoredOptions } = buildOpenAIRequest(this.model, request, this.settings);
+    // Loaded on the first request, not with the module: a run on another model never pays for it.
+    const { default: OpenAI } = await import('openai');
     const call = await callProvider(this.ctx, signal, async (fetch) => {
       // the client's own timer is a backstop only: the attempt deadline in callProvider fires first
       const client = new OpenAI({ apiKey: this.apiKey, baseURL: this.baseUrl, maxRetries: 0, timeout: this.ctx.timeoutMs + 1_000, fetch });

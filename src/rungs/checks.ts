@@ -2,7 +2,7 @@
 // author can act on. Checks read the pass's workspace and database but never change them.
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { Check } from './schema.ts';
 
 /** One tool call the model asked for, whatever the harness did with it. */
@@ -63,7 +63,7 @@ async function runCheck(check: Check, step: StepRecord): Promise<CheckResult> {
   }
   if ('sql' in check) {
     if (step.databasePath === undefined) return fail('the rung has no workbench database to query');
-    const rows = queryRows(step.databasePath, check.sql.query);
+    const rows = await queryRows(step.databasePath, check.sql.query);
     if (typeof rows === 'string') return fail(`the query failed: ${rows}`);
     const got = JSON.stringify(rows);
     return got === JSON.stringify(check.sql.rows) ? pass : fail(`expected rows ${JSON.stringify(check.sql.rows)}, got ${got}`);
@@ -131,7 +131,9 @@ function insideWorkspace(workspace: string, path: string): string | undefined {
   return rel.startsWith('..') || isAbsolute(rel) ? undefined : full;
 }
 
-function queryRows(databasePath: string, query: string): unknown[][] | string {
+async function queryRows(databasePath: string, query: string): Promise<unknown[][] | string> {
+  // The native binding is loaded by the first sql check, not by every command that loads rungs.
+  const { default: Database } = await import('better-sqlite3');
   let db: Database.Database | undefined;
   try {
     db = new Database(databasePath, { readonly: true, fileMustExist: true });

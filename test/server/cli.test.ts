@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bindMistake, serveCommand, serveOptions, ServeUsageError, type ServeArgs } from '../../src/cli/serve.ts';
+import { bindMistake, serveCommand, type ServeArgs } from '../../src/cli/serve.ts';
+import { serveOptions, ServeUsageError } from '../../src/cli/serveOptions.ts';
 import { tempDir } from './helpers.ts';
 
 const base: ServeArgs = { workspace: 'ws', transport: 'stdio', host: '127.0.0.1', port: 0, allowRemote: false, resume: true };
