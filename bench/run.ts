@@ -3,7 +3,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { benchLane } from './lane.ts';
+import { benchLaneStdio } from './laneStdio.ts';
 import { benchRunner } from './runner.ts';
+import { benchStartup } from './startup.ts';
 import { benchSummarize } from './summarize.ts';
 import { benchTraces } from './traces.ts';
 
@@ -11,7 +13,11 @@ type Figures = Record<string, number | string>;
 
 /** Benchmarks by name; each returns flat figures with keys unique across benchmarks. */
 export const BENCHMARKS: Record<string, () => Promise<Figures>> = {
+  // `ladder --help` and the workbench's start, against `node -e 0` and a bare SDK server.
+  startup: () => benchStartup(),
   lane: () => benchLane(),
+  // The same lane against a real server over stdio, where a user feels it.
+  laneStdio: () => benchLaneStdio(),
   // Every rung, 10 passes (and 30, to show memory stays flat), both arms, synthetic agents.
   runner: async () => ({ ...(await benchRunner()) }),
   // 100,000 tool-call events summarised in a child process: its own peak RSS, nothing else's.

@@ -1,77 +1,113 @@
-// The runner's throughput and memory: every rung, both arms, synthetic agents at time factor
-// 0.01, each measurement a fresh `ladder run` process (bench/runnerChild.ts) so its peak RSS
-// is its own. Run twice, at `passes` and at `longPasses` per rung and arm: memory that is flat
-// as the pass count grows shows the runner keeps nothing per pass (traces stream to disk).
-// The figure is the runner process's own memory; each pass's servers are separate processes
-// that end with the pass.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+// The runner's throughput and memory: `ladder run` (the built command, as a user runs it) on
+// every rung, both arms, synthetic agents at time factor 0.01, concurrency 4, each run a fresh
+// process whose peak RSS is its own (bench/fixtures/peakRss.js). Each pass's servers are
+// separate processes that end with the pass.
+//
+// Against it, in the same rounds, its limit: passes cannot come faster than their servers
+// start. passesPerMinuteLimit is how many of the least MCP SDK server (one tool,
+// bench/fixtures/minimalServer.js) start, answer `initialize` and exit per minute, four at a
+// time as the passes run: what passesPerMinute would be if a pass cost one server start and
+// nothing else. Rounds alternate limit and run; each figure is a median over rounds.
+//
+// Run again once at `longPasses` per rung and arm: memory that stays flat as the pass count
+// grows shows the runner keeps nothing per pass (traces stream to disk).
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
-
-const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+import { listTraces } from '../src/runner/store.ts';
+import { ensureBuilt, median, ROOT, round2, timeReady } from './processes.ts';
 
 export interface RunnerBenchOptions {
   /** Passes per rung and arm of the main measurement (the issue's 10). */
   passes?: number;
   /**
-   * Passes per rung and arm of the memory comparison. 100 (the issue's figure) is 1,800 passes,
-   * about half an hour at the measured rate on 2 cores; 30 shows the trend in ten minutes.
+   * Passes per rung and arm of the memory comparison. 100 (the issue's figure) is 1,800 passes;
+   * 30 shows the trend in a few minutes.
    */
   longPasses?: number;
+  /** Paired rounds of limit and run. */
+  rounds?: number;
+  /** Server starts per measurement of the limit. */
+  limitStarts?: number;
   concurrency?: number;
   timeFactor?: number;
 }
 
-export interface RunnerFigures extends Record<string, number> {
-  passesPerMinute: number;
-  runPeakRssMb: number;
-  runnerPasses: number;
-  runnerLongPasses: number;
-  passesPerMinuteLong: number;
-  runPeakRssMbLong: number;
-}
-
-interface ChildFigures {
+interface RunFigures {
   passes: number;
   ms: number;
   maxRssMb: number;
-  code: number;
 }
 
-async function measure(passes: number, options: Required<Omit<RunnerBenchOptions, 'longPasses' | 'passes'>>): Promise<ChildFigures> {
+async function measureRun(passes: number, concurrency: number, timeFactor: number): Promise<RunFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'ladder-bench-'));
   try {
-    const request = { passes, out: join(dir, 'run'), concurrency: options.concurrency, timeFactor: options.timeFactor };
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/runnerChild.ts', JSON.stringify(request)], {
-      cwd: ROOT, maxBuffer: 64 * 1024 * 1024,
-    });
-    const figures = JSON.parse(stdout.trim().split('\n').at(-1)!) as ChildFigures;
-    if (figures.code !== 0) throw new Error(`bench runner: ladder run exited ${figures.code}`);
-    return figures;
+    const out = join(dir, 'run');
+    const rssFile = join(dir, 'rss');
+    const started = performance.now();
+    const child = spawn(process.execPath, [
+      '--import', './bench/fixtures/peakRss.js', 'bin/ladder.js', 'run', '--model', 'synthetic:mix', '--passes', String(passes),
+      '--time-factor', String(timeFactor), '--concurrency', String(concurrency), '--out', out,
+    ], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, LADDER_BENCH_RSS_FILE: rssFile } });
+    const [code] = (await once(child, 'exit')) as [number | null];
+    const ms = performance.now() - started;
+    if (code !== 0) throw new Error(`bench runner: ladder run exited ${code}`);
+    return { passes: (await listTraces(out)).length, ms, maxRssMb: Number(readFileSync(rssFile, 'utf8')) / 1024 };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const perMinute = (f: ChildFigures): number => Math.round((f.passes / (f.ms / 60_000)) * 10) / 10;
-const mb = (value: number): number => Math.round(value * 10) / 10;
+/** Server starts per minute, `concurrency` at a time. */
+async function measureLimit(starts: number, concurrency: number): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  const worker = async (): Promise<void> => {
+    while (next < starts) {
+      next += 1;
+      await timeReady(['bench/fixtures/minimalServer.js']);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return starts / ((performance.now() - started) / 60_000);
+}
 
-export async function benchRunner(options: RunnerBenchOptions = {}): Promise<RunnerFigures> {
-  const settings = { concurrency: options.concurrency ?? 4, timeFactor: options.timeFactor ?? 0.01 };
-  const passes = options.passes ?? 10;
-  const longPasses = options.longPasses ?? 30;
-  const short = await measure(passes, settings);
-  const long = await measure(longPasses, settings);
+const perMinute = (f: RunFigures): number => f.passes / (f.ms / 60_000);
+
+export async function benchRunner(options: RunnerBenchOptions = {}): Promise<Record<string, number>> {
+  const { passes = 10, longPasses = 30, rounds = 3, limitStarts = 60, concurrency = 4, timeFactor = 0.01 } = options;
+  await ensureBuilt();
+  const rates: number[] = [];
+  const limits: number[] = [];
+  const ofLimit: number[] = [];
+  const rss: number[] = [];
+  for (let r = 0; r < rounds; r += 1) {
+    let run: RunFigures;
+    let limit: number;
+    if (r % 2 === 0) {
+      limit = await measureLimit(limitStarts, concurrency);
+      run = await measureRun(passes, concurrency, timeFactor);
+    } else {
+      run = await measureRun(passes, concurrency, timeFactor);
+      limit = await measureLimit(limitStarts, concurrency);
+    }
+    rates.push(perMinute(run));
+    limits.push(limit);
+    ofLimit.push(perMinute(run) / limit);
+    rss.push(run.maxRssMb);
+  }
+  const long = await measureRun(longPasses, concurrency, timeFactor);
   return {
-    passesPerMinute: perMinute(short),
-    runPeakRssMb: mb(short.maxRssMb),
+    passesPerMinute: round2(median(rates)),
+    passesPerMinuteLimit: round2(median(limits)),
+    passesPerMinuteOfLimit: round2(median(ofLimit)),
+    runPeakRssMb: round2(median(rss)),
     runnerPasses: passes,
+    runnerRounds: rounds,
     runnerLongPasses: longPasses,
-    passesPerMinuteLong: perMinute(long),
-    runPeakRssMbLong: mb(long.maxRssMb),
+    passesPerMinuteLong: round2(perMinute(long)),
+    runPeakRssMbLong: round2(long.maxRssMb),
   };
 }
