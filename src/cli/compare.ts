@@ -1,9 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
-import { DEFAULT_REPORT_SEED } from '../report/compare.ts';
-import { FORMATS } from '../report/output.ts';
-import type { Format } from '../report/output.ts';
-import { COMPARED_METRICS } from '../report/paired.ts';
+import { COMPARED_METRICS, DEFAULT_REPORT_SEED, FORMATS } from '../report/choices.ts';
+import type { Format } from '../report/choices.ts';
 
 export interface CompareArgs {
   readonly runA: string;

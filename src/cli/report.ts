@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { DEFAULT_REPORT_SEED } from '../report/compare.ts';
+import { DEFAULT_REPORT_SEED } from '../report/choices.ts';
 
 export interface ReportArgs {
   readonly run: string;

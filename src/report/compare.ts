@@ -1,5 +1,6 @@
 // `ladder compare`: two runs (before and after, arms matched by name) or the arms of one run
 // (each against the baseline, the arm with everything off when there is one).
+import { DEFAULT_REPORT_SEED } from './choices.ts';
 import type { MetricComparison, MetricName, ProportionComparison } from './paired.ts';
 import { COMPARED_METRICS, compareMetrics, perRung } from './paired.ts';
 import type { LeftOut } from './pairing.ts';
@@ -10,8 +11,7 @@ import { ReportInputError, SYNTHETIC_NOTICE } from './results.ts';
 import { leftOutSentence, plural, summarySentence } from './words.ts';
 
 export const COMPARISON_FORMAT = 1;
-/** The bootstrap seed when none is given: any fixed number makes the report reproducible. */
-export const DEFAULT_REPORT_SEED = 1;
+export { DEFAULT_REPORT_SEED };
 
 export interface RunInfo {
   runId: string;

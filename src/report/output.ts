@@ -8,10 +8,10 @@ import { renderMarkdown, renderTerminal } from './render/text.ts';
 import { passesHtml, PASSES_STYLE } from './render/transcriptHtml.ts';
 import { passGrids } from './transcript/run.ts';
 import type { LoadedRun } from './summary.ts';
+import type { Format } from './choices.ts';
 import { armsOf, loadRun, stableNumbers, summarizeLoaded } from './summary.ts';
 
-export const FORMATS = ['table', 'md', 'json', 'html'] as const;
-export type Format = (typeof FORMATS)[number];
+export { FORMATS, type Format } from './choices.ts';
 
 /** The comparison as JSON (docs/report.md "compare --format json"): two-space, final newline. */
 export function comparisonJson(report: ComparisonReport): string {

@@ -3,16 +3,13 @@
 // times: their median, each with a seeded bootstrap interval. Every difference is B minus A.
 import { median, pairedMeanDifference, pairedMedianDifference } from './bootstrap.ts';
 import { isErrored, passClean, passErrored } from './metrics.ts';
+import type { MetricName } from './choices.ts';
 import type { Pairing } from './pairing.ts';
 import type { PassRecord, StepRun } from './passes.ts';
 import { countScale, shownPoints, shownQuantity } from './precision.ts';
 import { mcnemarExact, pairedDifference, pairsMultipleToSettle } from './stats.ts';
 
-export const COMPARED_METRICS = [
-  'step_pass_rate', 'clean_run_rate', 'ceiling_share', 'dead_calls', 'identical_repeats',
-  'zero_tool_rounds', 'tokens_in', 'tokens_out', 'step_ms', 'time_to_answer',
-] as const;
-export type MetricName = (typeof COMPARED_METRICS)[number];
+export { COMPARED_METRICS, type MetricName } from './choices.ts';
 
 /**
  * `same`: no pair differs, or (counts and times) the interval is 0 to 0 at the precision shown;
