@@ -3,10 +3,10 @@
 // `prepare`, or `npm run build`) when that build matches the sources, and otherwise the
 // TypeScript sources through tsx's loader: slower to start (about 1.5 s of CPU more), never
 // out of date. A person at a terminal is told which; scripts and tests are not.
+import { fileURLToPath } from 'node:url';
 import { buildState } from './build-state.js';
 
-const root = new URL('..', import.meta.url);
-const state = buildState(root.pathname);
+const state = buildState(fileURLToPath(new URL('..', import.meta.url)));
 if (state === 'fresh') {
   await import('../dist/cli.js');
 } else {

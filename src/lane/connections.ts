@@ -17,6 +17,12 @@ export const CLIENT_INFO = { name: 'ladder', version: LADDER_VERSION };
 /** Preloaded into every Node server started here: it exits when this process is gone (see the file). */
 const EXIT_WITH_PARENT = pathToFileURL(join(PACKAGE_ROOT, 'src', 'lane', 'exitWithParent.js')).href;
 
+/**
+ * How long a failed start waits for its process to exit after SIGTERM: the SDK's own close
+ * sends SIGKILL 4 s after it begins. A bound all the same, because the exit is seen when the
+ * process's pipes close, and a grandchild holding them would otherwise hold up the pass.
+ */
+const STOP_WAIT_MS = 5_000;
 /** Enough stderr for the last few lines of a stack trace or a usage message. */
 const STDERR_TAIL_BYTES = 2048;
 /** Lines of stderr quoted in a start error; the rest is in the tail a caller can read. */
@@ -156,7 +162,7 @@ export async function connectServer(name: string, config: ServerConfig, options:
     // Stopped now, and awaited: a failed start returns once the process has exited.
     const spawned = stop();
     await client.close().catch(() => undefined);
-    if (spawned) await closed;
+    if (spawned) await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
     // The process's last stderr chunk can land a tick after its pipe reports the exit.
     await new Promise((resolve) => setImmediate(resolve));
     throw new ServerStartError(name, where, tail(), error, secret);
