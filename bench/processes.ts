@@ -4,7 +4,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { build } from 'esbuild';
 import { buildState } from '../bin/build-state.js';
 import { buildLadder } from '../scripts/build.js';
 import { spawnArgs } from '../src/lane/connections.ts';
@@ -23,6 +25,18 @@ export const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 /** The build the `ladder` command runs, made first if src/ changed since (so the figures are of these sources). */
 export async function ensureBuilt(): Promise<void> {
   if (buildState(ROOT) !== 'fresh') await buildLadder();
+}
+
+/** The floor server as users write it (bench/fixtures/minimalServer.js: one tool, unbundled). */
+export const MINIMAL_SERVER = 'bench/fixtures/minimalServer.js';
+
+/** The same server bundled as the workbench is (dist/), written into `dir`; returns its path. */
+export async function bundledMinimalServer(dir: string): Promise<string> {
+  const outfile = join(dir, 'minimalServer.js');
+  await build({
+    entryPoints: [join(ROOT, MINIMAL_SERVER)], outfile, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning',
+  });
+  return outfile;
 }
 
 /** Milliseconds from spawning `node <args>` to its exit; its output is discarded. */

@@ -5,9 +5,10 @@
 //
 // Against it, in the same rounds, its limit: passes cannot come faster than their servers
 // start. passesPerMinuteLimit is how many of the least MCP SDK server (one tool,
-// bench/fixtures/minimalServer.js) start, answer `initialize` and exit per minute, four at a
-// time as the passes run: what passesPerMinute would be if a pass cost one server start and
-// nothing else. Rounds alternate limit and run; each figure is a median over rounds.
+// bench/fixtures/minimalServer.js, bundled as the workbench is) start, answer `initialize` and
+// exit per minute, four at a time as the passes run: what passesPerMinute would be if a pass
+// cost one server start and nothing else. Rounds alternate limit and run; each figure is a
+// median over rounds.
 //
 // Run again once at `longPasses` per rung and arm: memory that stays flat as the pass count
 // grows shows the runner keeps nothing per pass (traces stream to disk).
@@ -17,7 +18,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listTraces } from '../src/runner/store.ts';
-import { ensureBuilt, median, ROOT, round2, timeReady } from './processes.ts';
+import { bundledMinimalServer, ensureBuilt, median, ROOT, round2, timeReady } from './processes.ts';
 
 export interface RunnerBenchOptions {
   /** Passes per rung and arm of the main measurement (the issue's 10). */
@@ -60,14 +61,14 @@ async function measureRun(passes: number, concurrency: number, timeFactor: numbe
   }
 }
 
-/** Server starts per minute, `concurrency` at a time. */
-async function measureLimit(starts: number, concurrency: number): Promise<number> {
+/** Starts of `server` per minute, `concurrency` at a time. */
+async function measureLimit(server: string, starts: number, concurrency: number): Promise<number> {
   let next = 0;
   const started = performance.now();
   const worker = async (): Promise<void> => {
     while (next < starts) {
       next += 1;
-      await timeReady(['bench/fixtures/minimalServer.js']);
+      await timeReady([server]);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -79,26 +80,33 @@ const perMinute = (f: RunFigures): number => f.passes / (f.ms / 60_000);
 export async function benchRunner(options: RunnerBenchOptions = {}): Promise<Record<string, number>> {
   const { passes = 10, longPasses = 30, rounds = 3, limitStarts = 60, concurrency = 4, timeFactor = 0.01 } = options;
   await ensureBuilt();
+  const dir = mkdtempSync(join(tmpdir(), 'ladder-bench-limit-'));
+  const server = await bundledMinimalServer(dir);
   const rates: number[] = [];
   const limits: number[] = [];
   const ofLimit: number[] = [];
   const rss: number[] = [];
-  for (let r = 0; r < rounds; r += 1) {
-    let run: RunFigures;
-    let limit: number;
-    if (r % 2 === 0) {
-      limit = await measureLimit(limitStarts, concurrency);
-      run = await measureRun(passes, concurrency, timeFactor);
-    } else {
-      run = await measureRun(passes, concurrency, timeFactor);
-      limit = await measureLimit(limitStarts, concurrency);
+  let long: RunFigures;
+  try {
+    for (let r = 0; r < rounds; r += 1) {
+      let run: RunFigures;
+      let limit: number;
+      if (r % 2 === 0) {
+        limit = await measureLimit(server, limitStarts, concurrency);
+        run = await measureRun(passes, concurrency, timeFactor);
+      } else {
+        run = await measureRun(passes, concurrency, timeFactor);
+        limit = await measureLimit(server, limitStarts, concurrency);
+      }
+      rates.push(perMinute(run));
+      limits.push(limit);
+      ofLimit.push(perMinute(run) / limit);
+      rss.push(run.maxRssMb);
     }
-    rates.push(perMinute(run));
-    limits.push(limit);
-    ofLimit.push(perMinute(run) / limit);
-    rss.push(run.maxRssMb);
+    long = await measureRun(longPasses, concurrency, timeFactor);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  const long = await measureRun(longPasses, concurrency, timeFactor);
   return {
     passesPerMinute: round2(median(rates)),
     passesPerMinuteLimit: round2(median(limits)),

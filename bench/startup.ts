@@ -9,8 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
-import { ensureBuilt, paired, ROOT, round2, round3, timeReady, timeRun } from './processes.ts';
+import { bundledMinimalServer, ensureBuilt, MINIMAL_SERVER, paired, round2, round3, timeReady, timeRun } from './processes.ts';
 
 export interface StartupBenchOptions {
   rounds?: number;
@@ -24,13 +23,9 @@ export async function benchStartup(options: StartupBenchOptions = {}): Promise<R
   let ready;
   let readyBundled;
   try {
-    const bundledFloor = join(workspace, 'minimalServer.js');
-    await build({
-      entryPoints: [join(ROOT, 'bench/fixtures/minimalServer.js')], outfile: bundledFloor, bundle: true, format: 'esm',
-      platform: 'node', target: 'node20', logLevel: 'warning',
-    });
+    const bundledFloor = await bundledMinimalServer(workspace);
     const workbench = ['dist/workbench.js', JSON.stringify({ workspace })];
-    ready = await paired(rounds, () => timeReady(workbench), () => timeReady(['bench/fixtures/minimalServer.js']));
+    ready = await paired(rounds, () => timeReady(workbench), () => timeReady([MINIMAL_SERVER]));
     readyBundled = await paired(rounds, () => timeReady(workbench), () => timeReady([bundledFloor]));
   } finally {
     rmSync(workspace, { recursive: true, force: true });
