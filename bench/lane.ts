@@ -3,7 +3,9 @@
 // lane with every mechanism off (the harness's plumbing: call key, hash, trace); the lane with
 // every mechanism on; the same without a trace, to show the trace's share; and raw again with
 // the request options the deadline sends on every call, to show what the SDK itself charges
-// for them (the progress token, which the lane cannot do without: see docs/lane.md). Traces
+// for them (the progress token, which the lane cannot do without: see docs/lane.md); and the
+// floor, that raw call plus only what the trace format requires of every call (the call key,
+// its sha256, the result's text, one JSON line), which no traced lane can undercut. Traces
 // go to real JSONL files. Paired rounds in one process, the order rotating each round, so
 // drift (JIT, GC, a busy machine) hits every path alike.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,8 +15,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS, Lane } from '../src/lane/index.ts';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS, hashCallKey, Lane } from '../src/lane/index.ts';
+import { resultText } from '../src/lane/text.ts';
+import { callKey } from '../src/reliability/index.ts';
 import { TraceWriter } from '../src/trace/index.ts';
 
 export interface LaneBenchOptions {
@@ -23,7 +28,7 @@ export interface LaneBenchOptions {
   warmupRounds?: number;
 }
 
-type Path = 'raw' | 'off' | 'on' | 'untraced' | 'rawDeadline';
+type Path = 'raw' | 'off' | 'on' | 'untraced' | 'rawDeadline' | 'floor';
 type Call = (id: number) => Promise<unknown>;
 
 async function serverTransport(): Promise<Transport> {
@@ -77,6 +82,19 @@ export async function benchLane(options: LaneBenchOptions = {}): Promise<Record<
     timeout: DEFAULT_CALL_TIMEOUT_MS, maxTotalTimeout: DEFAULT_MAX_TOTAL_TIMEOUT_MS, resetTimeoutOnProgress: true,
     onprogress: () => undefined,
   };
+  const floorTrace = TraceWriter.open(join(dir, 'floor.jsonl'));
+  const floor = async (id: number): Promise<void> => {
+    const args = { id };
+    const started = performance.now();
+    const key = callKey('bench__lookup', args);
+    const result = (await rawDeadline.callTool({ name: 'lookup', arguments: args }, undefined, deadlineOptions)) as CallToolResult;
+    const text = resultText(result);
+    floorTrace.emit({
+      type: 'tool.call', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'bench__lookup', turn: 1, round: 1, server: 'bench',
+      tool: 'lookup', key: hashCallKey(key), outcome: 'ok', ms: performance.now() - started, argBytes: key.length, resultBytes: text.length,
+      deterministic: true,
+    });
+  };
   const on = await laneOn(dir, 'on');
   const off = await laneOn(dir, 'off');
   const untraced = await laneOn(dir, 'on', false);
@@ -86,12 +104,13 @@ export async function benchLane(options: LaneBenchOptions = {}): Promise<Record<
     on: (id) => on.lane.call('bench__lookup', { id }, { round: 1 }),
     untraced: (id) => untraced.lane.call('bench__lookup', { id }, { round: 1 }),
     rawDeadline: (id) => rawDeadline.callTool({ name: 'lookup', arguments: { id } }, undefined, deadlineOptions),
+    floor,
   };
-  const paths: Path[] = ['raw', 'off', 'on', 'untraced', 'rawDeadline'];
+  const paths: Path[] = ['raw', 'off', 'on', 'untraced', 'rawDeadline', 'floor'];
   const samples = {
     ratio: [] as number[], cpuRatio: [] as number[], added: [] as number[], offAdded: [] as number[],
     untracedAdded: [] as number[], raw: [] as number[], on: [] as number[], deadlineAdded: [] as number[],
-    deadlineRatio: [] as number[],
+    deadlineRatio: [] as number[], floorAdded: [] as number[],
   };
   try {
     for (let r = 0; r < warmupRounds + rounds; r += 1) {
@@ -112,6 +131,7 @@ export async function benchLane(options: LaneBenchOptions = {}): Promise<Record<
       samples.untracedAdded.push(t.untraced.wall - t.raw.wall);
       samples.deadlineAdded.push(t.rawDeadline.wall - t.raw.wall);
       samples.deadlineRatio.push(t.rawDeadline.wall / t.raw.wall);
+      samples.floorAdded.push(t.floor.wall - t.raw.wall);
       samples.raw.push(t.raw.wall);
       samples.on.push(t.on.wall);
     }
@@ -119,6 +139,7 @@ export async function benchLane(options: LaneBenchOptions = {}): Promise<Record<
     await Promise.all([on.lane.close(), off.lane.close(), untraced.lane.close(), raw.close(), rawDeadline.close()]);
     on.trace?.close();
     off.trace?.close();
+    floorTrace.close();
     rmSync(dir, { recursive: true, force: true });
   }
   const r2 = (x: number) => Math.round(x * 100) / 100;
@@ -133,6 +154,8 @@ export async function benchLane(options: LaneBenchOptions = {}): Promise<Record<
     // lane's figures that no change to the lane can remove.
     laneSdkDeadlineAddedMicrosPerCall: r2(median(samples.deadlineAdded)),
     laneSdkDeadlineRatio: r3(median(samples.deadlineRatio)),
+    // The deadline's cost plus the trace's: the least laneAddedMicrosPerCall can be here.
+    laneFloorAddedMicrosPerCall: r2(median(samples.floorAdded)),
     laneRawMicrosPerCall: r2(median(samples.raw)),
     laneMicrosPerCall: r2(median(samples.on)),
     laneBenchRounds: rounds,
