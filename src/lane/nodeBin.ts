@@ -1,5 +1,7 @@
 // Node servers start as `process.execPath <script>`, never through npx: npx may download,
 // prompt, or pick another version, and a benchmark must run the code that is installed.
+// Started so, a server is one Node process the lane can watch over: it is spawned with the
+// parent watch preloaded (spawnArgs in connections.ts), and cannot outlive the run.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join, resolve } from 'node:path';
