@@ -87,7 +87,7 @@ export function pairCells(pA: number, pB: number, rho: number): { aOnly: number;
  * a A-only, b B-only and the rest concordant, of its multinomial probability where the
  * interval holds pB - pA. Intervals depend on (a, b, n) alone, so each n's table is made once.
  */
-export function pairedCoverage(interval = pairedDifference): Grid {
+export function pairedCoverage(interval: (aOnly: number, bOnly: number, n: number) => Interval = pairedDifference): Grid {
   const cells: Cell[] = [];
   for (const n of PAIRED_NS) {
     const table: Interval[][] = [];
@@ -189,10 +189,10 @@ export function passKBias(): PassKCell[] {
           return { c, n };
         });
         for (const { k, passAtK, passHatK } of passK(groups)) {
-          sums[2 * k] += passAtK;
-          sums[2 * k + 1] += passHatK;
-          squares[2 * k] += passAtK * passAtK;
-          squares[2 * k + 1] += passHatK * passHatK;
+          sums[2 * k]! += passAtK;
+          sums[2 * k + 1]! += passHatK;
+          squares[2 * k]! += passAtK * passAtK;
+          squares[2 * k + 1]! += passHatK * passHatK;
         }
       }
       const pmfs = rates.map((p) => binomialPmf(n, p));
