@@ -134,7 +134,8 @@ function insideWorkspace(workspace: string, path: string): string | undefined {
 function queryRows(databasePath: string, query: string): unknown[][] | string {
   let db: Database.Database | undefined;
   try {
-    db = new Database(databasePath, { readonly: true, fileMustExist: true });
+    // Read-only: a check never changes the database, and never creates one that is not there.
+    db = new Database(databasePath, { readonly: true });
     return db.prepare(query).raw(true).all() as unknown[][];
   } catch (error) {
     return (error as Error).message;

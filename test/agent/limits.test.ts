@@ -102,6 +102,10 @@ describe('StepLimits', () => {
     expect(getEventListeners(limits.signal, 'abort')).toHaveLength(0);
     await limits.race(Promise.reject(new Error('x'))).catch(() => undefined);
     expect(getEventListeners(limits.signal, 'abort')).toHaveLength(0);
+    const cut = limits.race(never()).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await cut).toBeInstanceOf(StepStopped);
+    expect(getEventListeners(limits.signal, 'abort')).toHaveLength(0);
   });
 
   it('clears its timer when disposed, so a finished step is never stopped late', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { armSlug, canonicalArms, planPasses } from '../../src/runner/plan.ts';
+import { armSlug, canonicalArms, passLabel, planPasses } from '../../src/runner/plan.ts';
 import { formatShard, parseShard, passSeed, RunUsageError } from '../../src/runner/seeds.ts';
 
 const input = { rungs: ['alpha', 'beta', 'gamma'], arms: ['on', 'off'], passes: 3, seed: 7 };
@@ -69,7 +69,21 @@ describe('arms and shards as typed', () => {
     expect(() => parseShard(text)).toThrow(`--shard ${text}: expected i/n`);
   });
 
+  it.each(['1/4x', 'x1/4', '0/0', '3/3'])('refuses the shard %j', (text) => {
+    expect(() => parseShard(text)).toThrow(`--shard ${text}: expected i/n with 0 <= i < n, e.g. --shard 0/4`);
+    try {
+      parseShard(text);
+    } catch (error) {
+      expect((error as Error).name).toBe('RunUsageError');
+    }
+  });
+
+  it('labels a pass by rung, arm and index', () => {
+    expect(passLabel({ rung: 'alpha', arm: 'on', armSlug: 'on', pass: 2, seed: 1 })).toBe('alpha on #2');
+  });
+
   it('reads i/n', () => {
+    expect(parseShard(' 12/40 ')).toEqual({ index: 12, count: 40 });
     expect(parseShard('1/4')).toEqual({ index: 1, count: 4 });
     expect(formatShard({ index: 0, count: 2 })).toBe('0/2');
   });
