@@ -5,7 +5,7 @@
 // is no longer in the file exactly once (the code moved: the mutation must follow it).
 //
 //   npm run mutate:named                 # every mutation
-//   npm run mutate:named -- --only cap   # those whose name contains "cap"
+//   npm run mutate:named -- --only cap   # those whose name or file contains "cap"
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,7 +66,7 @@ function apply(dir: string, m: NamedMutation): string | undefined {
 function main(): void {
   const only = process.argv.indexOf('--only');
   const filter = only >= 0 ? process.argv[only + 1] ?? '' : '';
-  const chosen = NAMED_MUTATIONS.filter((m) => m.name.includes(filter));
+  const chosen = NAMED_MUTATIONS.filter((m) => m.name.includes(filter) || m.file.includes(filter));
   const names = new Set<string>();
   for (const m of NAMED_MUTATIONS) {
     if (names.has(m.name)) throw new Error(`two named mutations are called ${JSON.stringify(m.name)}`);

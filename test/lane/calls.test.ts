@@ -126,6 +126,15 @@ describe('repeat short-circuit', () => {
     expect([trusted.callsTo('lookup'), untrusted.callsTo('lookup')]).toEqual([2, 4]);
   });
 
+  it('does not take readOnlyHint or idempotentHint for deterministic, even trusting server hints', async () => {
+    const readOnly = { ...tail, annotations: { readOnlyHint: true, idempotentHint: true } };
+    const server = new ScriptedServer([readOnly]);
+    const { lane } = await laneOver(server, { trustServerHints: true });
+    for (const round of [1, 2, 3, 4]) await lane.call('s__tail_log', {}, { round });
+    await lane.close();
+    expect(server.callsTo('tail_log')).toBe(4);
+  });
+
   it('marks each tool.call as deterministic or not on every arm, for the report to split repeats on', async () => {
     const server = new ScriptedServer([lookup, tail]);
     const { lane, trace } = await laneOver(server, { arm: 'off', deterministic: (name) => name === 's__lookup' });

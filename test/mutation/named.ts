@@ -151,4 +151,222 @@ const WAIT_CAP: NamedMutation[] = [
   },
 ];
 
-export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP];
+
+const BREAKER = 'src/reliability/turnBreaker.ts';
+const CIRCUIT = 'src/reliability/serverCircuit.ts';
+const REPEATS = 'src/reliability/repeats.ts';
+const ROSTER = 'src/reliability/roster.ts';
+const LANE = 'src/lane/lane.ts';
+const BREAKER_TESTS = ['test/reliability/turnBreaker.test.ts', 'test/lane/breaker.test.ts'];
+const CIRCUIT_TESTS = ['test/reliability/serverCircuit.test.ts', 'test/lane/breaker.test.ts'];
+const REPEAT_TESTS = ['test/reliability/repeats.test.ts', 'test/lane/calls.test.ts'];
+const ROSTER_TESTS = ['test/reliability/roster.test.ts', 'test/reliability/naming.test.ts', 'test/lane/roster.test.ts'];
+const CIRCUIT_REFUSAL = '`server ${server} unavailable since ${since} after ${failures}, retry after ${seconds} s`';
+
+/** The other mechanisms, each contract of DESIGN.md "Reliability contracts" broken once. */
+const MECHANISMS: NamedMutation[] = [
+  {
+    name: 'breaker keyed on the tool by default', file: BREAKER, edits: [{ search: "this.#byTool = key === 'tool';", replace: 'this.#byTool = true;' }],
+    breaks: 'a corrected call is refused after its tool failed once', why: 'a model loses the recovery it is entitled to make', tests: BREAKER_TESTS,
+  },
+  {
+    name: 'a failed call is not remembered', file: BREAKER,
+    edits: [{ search: 'this.#failures.set(slot, { turn: this.#turn, round, error });', replace: '' }],
+    breaks: 'an identical call that failed is sent again in the same turn', why: 'the dead tool re-sent six times in one turn', tests: BREAKER_TESTS,
+  },
+  {
+    name: 'breaker remembers across turns', file: BREAKER, edits: [{ search: '    this.#failures.clear();\n', replace: '' }],
+    breaks: 'a call that failed in an earlier turn is refused in this one', why: 'a recovered tool stays refused for the whole pass', tests: BREAKER_TESTS,
+  },
+  {
+    name: 'refusal keeps the last failure', file: BREAKER, edits: [{ search: '    if (this.#failures.has(slot)) return;\n', replace: '' }],
+    breaks: 'the refusal names the latest failure, not the first', why: 'the model is told the wrong round', tests: BREAKER_TESTS,
+  },
+  {
+    name: 'refusal without the round it failed at', file: BREAKER,
+    edits: [{ search: 'failed at ${round} with the error above.', replace: 'failed earlier with the error above.' }],
+    breaks: 'the refusal does not say when the call failed', why: 'the model cannot find the failure it is pointed at', tests: BREAKER_TESTS,
+  },
+  {
+    name: 'refusal without the recorded error', file: BREAKER,
+    edits: [{ search: 'text: `${failure.error}\\n${line}`', replace: 'text: line' }],
+    breaks: 'the model gets no error back for a refused call', why: 'a refusal with no reason reads as a broken harness', tests: BREAKER_TESTS,
+  },
+  {
+    name: 'circuit never opens', file: CIRCUIT,
+    edits: [{ search: 'const opens = failedAt.length >= this.#threshold;', replace: 'const opens = false;' }],
+    breaks: 'a server that only fails is called every turn', why: 'every turn rediscovers the same outage', tests: CIRCUIT_TESTS,
+  },
+  {
+    name: 'circuit opens one failure early', file: CIRCUIT,
+    edits: [{ search: 'const opens = failedAt.length >= this.#threshold;', replace: 'const opens = failedAt.length >= this.#threshold - 1;' }],
+    breaks: 'two failures open the circuit', why: 'a server with one bad call is cut off', tests: CIRCUIT_TESTS,
+  },
+  {
+    name: 'old failures never leave the window', file: CIRCUIT,
+    edits: [{ search: 'while (now - failedAt[0]! > this.#windowMs) failedAt.shift();', replace: '' }],
+    breaks: 'failures an hour apart open the circuit', why: 'a server that fails now and then is cut off', tests: CIRCUIT_TESTS,
+  },
+  {
+    name: 'no cool-down before the probe', file: CIRCUIT,
+    edits: [{ search: 'now >= circuit.openedAt + this.#coolDownMs', replace: 'now >= circuit.openedAt' }],
+    breaks: 'an open circuit lets the next call through at once', why: 'the circuit never saves a round trip', tests: CIRCUIT_TESTS,
+  },
+  {
+    name: 'half-open lets every call through', file: CIRCUIT,
+    edits: [{ search: 'if (circuit.value === CircuitState.Open && now >= circuit.openedAt + this.#coolDownMs) {', replace: 'if (now >= circuit.openedAt + this.#coolDownMs) {' }],
+    breaks: 'more than one probe goes to a server after the cool-down', why: 'a dead server gets a burst instead of one probe', tests: CIRCUIT_TESTS,
+  },
+  {
+    name: 'a success does not close the circuit', file: CIRCUIT,
+    edits: [{ search: '    this.#circuits.delete(server);\n', replace: '' }],
+    breaks: 'a server that recovered stays open', why: 'its tools stay unavailable after a good probe', tests: CIRCUIT_TESTS,
+  },
+  {
+    name: 'a failed probe does not re-open', file: CIRCUIT,
+    edits: [{ search: 'this.#circuits.set(server, this.#open(now, circuit.failures + 1));', replace: 'this.#circuits.set(server, { ...circuit, failures: circuit.failures + 1 });' }],
+    breaks: 'the cool-down is not restarted by a failed probe', why: 'a dead server is probed on the old schedule', tests: CIRCUIT_TESTS,
+  },
+  {
+    name: 'unavailable without when to retry', file: CIRCUIT,
+    edits: [{ search: CIRCUIT_REFUSAL, replace: '`server ${server} unavailable since ${since} after ${failures}`' }],
+    breaks: 'the model is not told when the server may be back', why: 'DESIGN.md: the model is told why a call was not made', tests: CIRCUIT_TESTS,
+  },
+  {
+    name: 'short-circuit from the 2nd identical call', file: REPEATS, edits: [{ search: 'const DEFAULT_THRESHOLD = 3;', replace: 'const DEFAULT_THRESHOLD = 2;' }],
+    breaks: 'a legitimate re-ask is answered short', why: 'one re-check after an edit is normal; the 3rd is the fixed point', tests: REPEAT_TESTS,
+  },
+  {
+    name: 'short-circuit from the 4th identical call', file: REPEATS, edits: [{ search: 'const DEFAULT_THRESHOLD = 3;', replace: 'const DEFAULT_THRESHOLD = 4;' }],
+    breaks: 'the 3rd identical call gets the full answer again', why: 'the stuck model is fed one more copy of the same block', tests: REPEAT_TESTS,
+  },
+  {
+    name: 'non-deterministic tool short-circuited', file: REPEATS,
+    edits: [{ search: ' || !this.#isDeterministic(tool)', replace: '' }],
+    breaks: 'a poll of logs or files is answered short', why: 'a legitimate poll gets a stale pointer instead of news', tests: REPEAT_TESTS,
+  },
+  {
+    name: 'short answer carries advice', file: REPEATS,
+    edits: [{ search: 'asked ${count} times.`;', replace: 'asked ${count} times. Try another tool.`;' }],
+    breaks: 'the short answer nudges the model', why: 'the benchmark would measure the nudge, not the model', tests: REPEAT_TESTS,
+  },
+  {
+    name: 'short answer does not say where the full one is', file: REPEATS,
+    edits: [{ search: '`Identical to the answer at turn ${turn}, round ${round}; asked ${count} times.`', replace: '`Identical to an earlier answer; asked ${count} times.`' }],
+    breaks: 'the model cannot find the full answer', why: 'a legitimate re-read is left empty-handed', tests: REPEAT_TESTS,
+  },
+  {
+    name: 'pointer moves to the latest answer', file: REPEATS, edits: [{ search: 'record.answer ??= { turn, round };', replace: 'record.answer = { turn, round };' }],
+    breaks: 'the pointer names a later answer than the first full one', why: 'it can point at a short answer, not the full one', tests: REPEAT_TESTS,
+  },
+  {
+    name: 'readOnlyHint read as deterministic', file: LANE,
+    edits: [{ search: "this.#hints.set(offered.name, offered.tool._meta?.['ladder/deterministic'] === true);",
+      replace: "this.#hints.set(offered.name, offered.tool._meta?.['ladder/deterministic'] === true || offered.tool.annotations?.readOnlyHint === true);" }],
+    breaks: 'a read-only tool (logs, files) is treated as deterministic', why: 'read-only is not same-input-same-output: polls would be answered short', tests: ['test/lane/calls.test.ts'],
+  },
+  {
+    name: 'server hints trusted without the config', file: LANE,
+    edits: [{ search: '(options.trustServerHints === true && this.#hints.get(name) === true)', replace: 'this.#hints.get(name) === true' }],
+    breaks: 'a server declares its own tools deterministic unasked', why: 'the rung, not the server, decides what is short-circuited', tests: ['test/lane/calls.test.ts'],
+  },
+  {
+    name: 'roster TTL never expires', file: ROSTER,
+    edits: [{ search: 'return entry.stale || now - entry.listedAt >= this.#ttlMs;', replace: 'return entry.stale;' }],
+    breaks: 'a server is never re-listed without list_changed', why: 'a changed tool surface goes unseen for the whole run', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'list_changed ignored', file: LANE,
+    edits: [{ search: 'onToolListChanged: () => lane && lane.#roster?.markStale(name)', replace: 'onToolListChanged: () => undefined' }],
+    breaks: 'a server that announces a change is not re-listed', why: 'the model keeps the old tool list for an hour', tests: ['test/lane/roster.test.ts'],
+  },
+  {
+    name: 'a failed listing drops the cached tools', file: ROSTER,
+    edits: [{ search: '    entry.failures += 1;\n', replace: '    entry.failures += 1;\n    entry.tools = [];\n' }],
+    breaks: 'a turn is offered no tools while a server had some', why: 'the zero-tool rounds of the incident, which no model can answer', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'no back-off after a failed listing', file: ROSTER,
+    edits: [{ search: '      if (now < entry.retryAt) return false;\n', replace: '' }],
+    breaks: 'a failing server is re-listed every turn', why: 'every turn pays for a listing that keeps failing', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'back-off not capped', file: ROSTER,
+    edits: [{ search: 'Math.min(this.#backoffMaxMs, this.#backoffBaseMs * 2 ** (entry.failures - 1))', replace: 'this.#backoffBaseMs * 2 ** (entry.failures - 1)' }],
+    breaks: 'a server down for long is hardly ever tried again', why: 'its recovery goes unnoticed for hours', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'warm and backing-off turns read alike', file: ROSTER,
+    edits: [{ search: 'unavailable: this.#servers.length - registered.length,', replace: 'unavailable: 0,' }],
+    breaks: 'registered + unavailable no longer equals configured', why: 'telemetry cannot tell a warm cache from one backing off', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'cached counts servers reached', file: ROSTER,
+    edits: [{ search: 'cached: registered.filter((server) => !reachedThisTurn.has(server)).length,', replace: 'cached: registered.length,' }],
+    breaks: 'a server listed this turn counts as cached', why: 'the counters say no round trip was made when one was', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'refresh offered on an empty roster', file: ROSTER, edits: [{ search: 'refreshOffered: tools.length > 0', replace: 'refreshOffered: true' }],
+    breaks: 'the no-tool configuration is offered a tool', why: 'a capability claim with nothing behind it', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'refresh on an empty roster marks servers', file: ROSTER, edits: [{ search: 'if (turn.tools.length === 0) {', replace: 'if (false) {' }],
+    breaks: 'a refresh with no tool list claims to have done something', why: 'the model is told a list will change that it never had', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'refresh says the list already changed', file: ROSTER,
+    edits: [{ search: "'This turn still sees the tool list it started with; any change shows up only in the next turn.'", replace: "'The tool list is up to date now.'" }],
+    breaks: 'the refresh result implies the change is visible now', why: 'the model tells a user a tool is there before it can see it', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'refresh description promises this turn', file: ROSTER,
+    edits: [{ search: "'in this turn: this turn keeps the tool list it started with, and the next turn starts ' +", replace: "'in this turn until the listing arrives, which can be at once, and the next turn starts ' +" }],
+    breaks: 'the refresh tool description no longer says the turn keeps its list', why: 'the model picks the tool expecting an immediate change', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'collision not fatal', file: ROSTER, edits: [{ search: '    assertUniqueNames(tools);\n', replace: '' }],
+    breaks: 'two tools with one name are both offered', why: 'one of them silently loses every call', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'harness name not reserved', file: 'src/reliability/naming.ts', edits: [{ search: 'if (server === HARNESS_SERVER) {', replace: 'if (false) {' }],
+    breaks: 'a server may be called harness', why: 'its tools could take the harness tool\'s name', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'server names allow underscores', file: 'src/reliability/naming.ts', edits: [{ search: 'const SERVER_NAME = /^[a-z0-9-]+$/;', replace: 'const SERVER_NAME = /^[a-z0-9_-]+$/;' }],
+    breaks: 'a server name can contain the separator', why: 'two servers could qualify to one tool name', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'nextCursor not followed', file: 'src/lane/listing.ts', edits: [{ search: 'cursor = result.nextCursor;', replace: 'cursor = undefined;' }],
+    breaks: 'only the first page of tools is offered', why: 'a large server loses most of its tools', tests: ['test/lane/roster.test.ts'],
+  },
+  {
+    name: 'pages past 64 followed', file: 'src/lane/listing.ts', edits: [{ search: 'page < MAX_LIST_PAGES', replace: 'page < 10 * MAX_LIST_PAGES' }],
+    breaks: 'a server that never ends its cursor is listed for ever', why: 'one bad server stalls every turn', tests: ['test/lane/roster.test.ts'],
+  },
+  {
+    name: 'call keys not sorted', file: 'src/reliability/callKey.ts', edits: [{ search: 'const names = Object.keys(record).sort();', replace: 'const names = Object.keys(record);' }],
+    breaks: 'the same arguments in another order are another call', why: 'the breaker and the repeat count miss reordered repeats', tests: ['test/reliability/callKey.test.ts', 'test/lane/calls.test.ts'],
+  },
+  {
+    name: 'no explicit call timeout', file: LANE,
+    edits: [{ search: '      timeout: this.#options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,\n', replace: '' }],
+    breaks: 'a call falls back to the SDK\'s 60 s default', why: 'the timeout is not sized to the wait cap', tests: ['test/lane/calls.test.ts'],
+  },
+  {
+    name: 'no maxTotalTimeout', file: LANE,
+    edits: [{ search: '      maxTotalTimeout: this.#options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,\n', replace: '' }],
+    breaks: 'a call that keeps reporting progress never times out', why: 'one chatty tool holds the step to its time limit', tests: ['test/lane/calls.test.ts'],
+  },
+  {
+    name: 'progress does not reset the timeout', file: LANE,
+    edits: [{ search: '      resetTimeoutOnProgress: true,\n', replace: '      resetTimeoutOnProgress: false,\n' }],
+    breaks: 'a long call that reports progress times out', why: 'a wait past 60 s is cut even while it is alive', tests: ['test/lane/calls.test.ts'],
+  },
+  {
+    name: 'a timeout does not say the tool may still run', file: 'src/lane/text.ts',
+    edits: [{ search: "    'The tool may still be running on the server, so what it does may still happen.'", replace: "    'The call failed.'" }],
+    breaks: 'a timed-out call reads as a failure', why: 'the model repeats a side effect that may still happen', tests: ['test/lane/calls.test.ts'],
+  },
+];
+
+export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP, ...MECHANISMS];
