@@ -369,4 +369,178 @@ const MECHANISMS: NamedMutation[] = [
   },
 ];
 
-export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP, ...MECHANISMS];
+const CHECKS = 'src/rungs/checks.ts';
+const CHECK_TESTS = ['test/rungs/checks.test.ts'];
+const PLAN_TESTS = ['test/runner/plan.test.ts'];
+const REPORT_TESTS = ['test/report/stats.test.ts', 'test/report/summary.test.ts', 'test/report/compare.test.ts', 'test/report/pinned.test.ts'];
+const STATS_TESTS = [...REPORT_TESTS, 'test/report/simulation.test.ts'];
+const PUSH = 'for (const arm of input.arms) plan.push({ rung, arm, armSlug: armSlug(arm), pass, seed });';
+const AGRESTI_MIN = '((): { estimate: number; lower: number; upper: number } => { const m = n + 2; const c = (bOnly - aOnly) / m; ' +
+  'const h = 1.959964 * Math.sqrt((aOnly + bOnly + 1 - (bOnly - aOnly) ** 2 / m) / (m * m)); ' +
+  'return { estimate: (bOnly - aOnly) / n, lower: Math.max(-1, c - h), upper: Math.min(1, c + h) }; })()';
+
+/** What decides a benchmark's numbers: the checks, the runner's plan and clock, the statistics. */
+const NUMBERS: NamedMutation[] = [
+  {
+    name: 'maxRepeats counts the first call', file: CHECKS,
+    edits: [{ search: 'if (n - 1 > worst.repeats) worst = { tool, repeats: n - 1 };', replace: 'if (n > worst.repeats) worst = { tool, repeats: n };' }],
+    breaks: 'two identical calls count as two repeats', why: 'a step within its repeat budget fails its check', tests: CHECK_TESTS,
+  },
+  {
+    name: 'answer match case-sensitive', file: CHECKS, edits: [{ search: "new RegExp(matches, 'i')", replace: 'new RegExp(matches)' }],
+    breaks: '"Port is" fails a check for "port is"', why: 'a right answer is scored wrong for its capitals', tests: CHECK_TESTS,
+  },
+  {
+    name: 'a refused call is not called', file: CHECKS,
+    edits: [{ search: 'step.calls.some((c) => c.tool === check.called)', replace: "step.calls.some((c) => c.tool === check.called && c.outcome === 'ok')" }],
+    breaks: 'a call the breaker refused fails a called check', why: 'the arm with the breaker on is scored down for what the model did right', tests: CHECK_TESTS,
+  },
+  {
+    name: 'zero-tool check with no servers configured', file: CHECKS,
+    edits: [{ search: 'step.serversConfigured === 0 || zero === 0', replace: 'zero === 0' }],
+    breaks: 'a rung with no servers fails noZeroToolRounds', why: 'a round with nothing to offer is not a harness fault', tests: CHECK_TESTS,
+  },
+  {
+    name: 'file check reads outside the workspace', file: CHECKS,
+    edits: [{ search: "return rel.startsWith('..') || isAbsolute(rel) ? undefined : full;", replace: 'return full;' }],
+    breaks: 'a check passes on a file outside the pass\'s folder', why: 'one pass could pass on another\'s work', tests: CHECK_TESTS,
+  },
+  {
+    name: 'time-to-answer from any answer check', file: CHECKS,
+    edits: [{ search: 'return (text) => answers.every((check) => answerWhy(check, text) === undefined);', replace: 'return (text) => answers.some((check) => answerWhy(check, text) === undefined);' }],
+    breaks: 'an answer that passes one of two answer checks counts as correct', why: 'time-to-answer starts before a correct answer existed', tests: CHECK_TESTS,
+  },
+  {
+    name: 'arms not interleaved', file: 'src/runner/plan.ts',
+    edits: [{ search: '  return plan;\n}', replace: '  return input.arms.flatMap((arm) => plan.filter((p) => p.arm === arm));\n}' }],
+    breaks: 'every pass of one arm runs before the other arm starts', why: 'drift in a provider or the machine lands on one arm only', tests: PLAN_TESTS,
+  },
+  {
+    name: 'the seed depends on the arm', file: 'src/runner/plan.ts',
+    edits: [{ search: PUSH, replace: 'for (const arm of input.arms) plan.push({ rung, arm, armSlug: armSlug(arm), pass, seed: passSeed(input.seed, `${rung}/${arm}`, pass) });' }],
+    breaks: 'pass i of two arms meets different faults', why: 'the pairing the paired statistics assume is gone', tests: PLAN_TESTS,
+  },
+  {
+    name: 'the seed ignores the pass index', file: 'src/runner/seeds.ts',
+    edits: [{ search: '.update(`${runSeed}\\n${rung}\\n${pass}`)', replace: '.update(`${runSeed}\\n${rung}`)' }],
+    breaks: 'every pass of a rung meets the same faults', why: 'ten passes measure one draw ten times', tests: PLAN_TESTS,
+  },
+  {
+    name: 'a shard splits the arms of a pass', file: 'src/runner/plan.ts',
+    edits: [
+      { search: 'const mine = input.shard === undefined || unit % input.shard.count === input.shard.index;', replace: 'const mine = true;' },
+      { search: PUSH, replace: 'for (const [i, arm] of input.arms.entries()) if (input.shard === undefined || (unit + i) % input.shard.count === input.shard.index) plan.push({ rung, arm, armSlug: armSlug(arm), pass, seed });' },
+    ],
+    breaks: 'the two halves of a pair run on different machines', why: 'a pair no longer differs only by its arm', tests: PLAN_TESTS,
+  },
+  {
+    name: 'no floor under a scaled time limit', file: 'src/runner/timing.ts',
+    edits: [{ search: 'Math.max(MIN_STEP_TIME_LIMIT_MS, Math.round(timeLimitS * 1000 * timeFactor))', replace: 'Math.round(timeLimitS * 1000 * timeFactor)' }],
+    breaks: 'at --time-factor 0.01 a step has a second to run', why: 'model rounds do not get faster: every step would end at its limit', tests: ['test/runner/timing.test.ts'],
+  },
+  {
+    name: 'call timeout not scaled', file: 'src/runner/timing.ts',
+    edits: [{ search: 'Math.round(DEFAULT_CALL_TIMEOUT_MS * timeFactor)', replace: 'DEFAULT_CALL_TIMEOUT_MS' }],
+    breaks: 'a fast run keeps the 60 s call timeout', why: 'the off arm\'s timeouts no longer fall where the rung\'s shape puts them', tests: ['test/runner/timing.test.ts'],
+  },
+  {
+    name: 'step limit not raced', file: 'src/agent/limits.ts', edits: [{ search: "      this.signal.addEventListener('abort', onAbort, { once: true });\n", replace: '' }],
+    breaks: 'a tool call that never answers holds the step past its limit', why: 'one hung call stalls the whole run', tests: ['test/agent/limits.test.ts'],
+  },
+  {
+    name: 'an interrupt reads as a time limit', file: 'src/agent/limits.ts', edits: [{ search: "    if (this.#interrupt?.aborted === true) return 'interrupted';\n", replace: '' }],
+    breaks: 'Ctrl-C ends a step as time_limit', why: 'an interrupted pass is scored as a failure instead of made again', tests: ['test/agent/limits.test.ts'],
+  },
+  {
+    name: 'pass rate interval without the edge correction', file: 'src/report/metrics.ts',
+    edits: [
+      { search: "import { modifiedWilson, passAtK, passHatK } from './stats.ts';", replace: "import { wilson as modifiedWilson, passAtK, passHatK } from './stats.ts';" },
+    ],
+    breaks: 'the plain score interval: 89.8% coverage at 5% over 11 step-runs', why: 'a published interval that covers less than it says', tests: STATS_TESTS,
+  },
+  {
+    name: 'Agresti-Min interval for the paired difference', file: 'src/report/paired.ts',
+    edits: [{ search: 'pairedDifference(aOnly, bOnly, n)', replace: AGRESTI_MIN }],
+    breaks: 'the paired interval falls to 86% coverage with correlated arms', why: 'a difference is called clear of noise when it is not', tests: STATS_TESTS,
+  },
+  {
+    name: 'McNemar one-sided', file: 'src/report/stats.ts', edits: [{ search: 'return Math.min(1, 2 * tail);', replace: 'return Math.min(1, tail);' }],
+    breaks: 'p-values halve: equal arms are called different up to 10% of the time', why: 'a false "B better" on a tie', tests: STATS_TESTS,
+  },
+  {
+    name: 'significance at 10%', file: 'src/report/paired.ts', edits: [{ search: 'export const SIGNIFICANCE = 0.05;', replace: 'export const SIGNIFICANCE = 0.1;' }],
+    breaks: 'verdicts at the 90% level', why: 'the report says 95% and means 90%', tests: STATS_TESTS,
+  },
+  {
+    name: 'pass@k from the pass rate', file: 'src/report/stats.ts',
+    edits: [{ search: '  return 1 - ratio;\n}', replace: '  return 1 - (1 - c / n) ** k;\n}' }],
+    breaks: 'pass@k is estimated by plugging in c/n', why: 'the plug-in estimate is biased down at small n', tests: STATS_TESTS,
+  },
+  {
+    name: 'pass^k drawn with replacement', file: 'src/report/stats.ts',
+    edits: [{ search: '  return Math.max(0, ratio);\n}', replace: '  return (c / n) ** k;\n}' }],
+    breaks: 'pass^k is estimated by (c/n)^k', why: 'biased up: a flaky agent looks more reliable than it is', tests: STATS_TESTS,
+  },
+  {
+    name: 'errored step-runs in the denominator', file: 'src/report/metrics.ts',
+    edits: [{ search: 'stepPassRate: rate(passed, decided),', replace: 'stepPassRate: rate(passed, runs.length),' }],
+    breaks: 'a provider outage counts as the model failing', why: 'an arm is scored down for the provider\'s errors', tests: REPORT_TESTS,
+  },
+  {
+    name: 'errored passes in the clean-run denominator', file: 'src/report/metrics.ts',
+    edits: [{ search: 'rate(passes.filter(passClean).length, passes.length - erroredPasses!)', replace: 'rate(passes.filter(passClean).length, passes.length)' }],
+    breaks: 'a pass a harness error ended counts as unclean', why: 'a server that did not start lowers the model\'s score', tests: REPORT_TESTS,
+  },
+  {
+    name: 'errored pairs compared', file: 'src/report/paired.ts',
+    edits: [{ search: '(s: StepRun): T | undefined => (isErrored(s) ? undefined : f(s));', replace: '(s: StepRun): T | undefined => f(s);' }],
+    breaks: 'a pair with an errored side enters the paired rate', why: 'a provider error on one arm reads as that arm being worse', tests: REPORT_TESTS,
+  },
+  {
+    name: 'counts compared by their median', file: 'src/report/paired.ts',
+    edits: [{ search: "const statistic = def.unit === 'ms' ? 'median' : 'mean';", replace: "const statistic = 'median';" }],
+    breaks: 'a sparse count (dead calls in one rung of nine) differs by 0 whatever the arm does', why: 'the mechanism\'s effect disappears from the report', tests: REPORT_TESTS,
+  },
+  {
+    name: 'times compared by their mean', file: 'src/report/paired.ts',
+    edits: [{ search: "const statistic = def.unit === 'ms' ? 'median' : 'mean';", replace: "const statistic = 'mean';" }],
+    breaks: 'a few slow steps swing the time difference', why: 'one stalled step decides the verdict on time', tests: REPORT_TESTS,
+  },
+  {
+    name: 'a missing token count read as zero', file: 'src/report/paired.ts',
+    edits: [{ search: '(sum(p, (s) => s[missing]) > 0 ? undefined : sum(p, (s) => s[field]));', replace: 'sum(p, (s) => s[field]);' }],
+    breaks: 'a pass whose provider reported no tokens enters the comparison as 0 tokens', why: 'an arm looks cheaper because a provider said nothing', tests: REPORT_TESTS,
+  },
+  {
+    name: 'bootstrap without replacement', file: 'src/report/bootstrap.ts',
+    edits: [{ search: 'sample[i] = diffs[Math.floor(random() * n)]!;', replace: 'sample[i] = diffs[i]!;' }],
+    breaks: 'every resample is the sample: the interval is a point', why: 'any difference at all is called clear of noise', tests: REPORT_TESTS,
+  },
+  {
+    name: 'bootstrap unseeded', file: 'src/report/bootstrap.ts',
+    edits: [{ search: 'const random = seededRandom(seed);', replace: 'const random = Math.random;' }],
+    breaks: 'the same run prints a different interval each time', why: 'a report no one can reproduce', tests: REPORT_TESTS,
+  },
+  {
+    name: 'bootstrap 90% interval', file: 'src/report/bootstrap.ts',
+    edits: [{ search: 'lower: estimates[Math.floor(0.025 * (resamples - 1))]!,', replace: 'lower: estimates[Math.floor(0.05 * (resamples - 1))]!,' }],
+    breaks: 'the lower end is the 5th percentile', why: 'the interval is narrower than the 95% it is labelled', tests: REPORT_TESTS,
+  },
+  {
+    name: 'passes paired across rungs', file: 'src/report/pairing.ts',
+    edits: [{ search: 'const idOf = (p: PassRecord): string => `${p.rung}\\u0000${p.pass}`;', replace: 'const idOf = (p: PassRecord): string => `${p.pass}`;' }],
+    breaks: 'pass i of one rung is paired with pass i of another', why: 'pairs no longer share a task or a seed', tests: REPORT_TESTS,
+  },
+  {
+    name: 'seed mismatches not counted', file: 'src/report/pairing.ts',
+    edits: [{ search: '    if (pa.seed !== pb.seed) leftOut.seedMismatches += 1;\n', replace: '' }],
+    breaks: 'pairs that met different faults are not reported', why: 'a comparison of unlike pairs looks like a clean one', tests: REPORT_TESTS,
+  },
+  {
+    name: 'unpaired step-runs of B not counted', file: 'src/report/pairing.ts',
+    edits: [{ search: '    leftOut.stepRunsOnlyInB += pb.steps.filter((s) => !inPa.has(s.step)).length;\n', replace: '' }],
+    breaks: 'step-runs left out of the comparison are not reported', why: 'the reader cannot see how much the figures leave out', tests: REPORT_TESTS,
+  },
+];
+
+export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP, ...MECHANISMS, ...NUMBERS];

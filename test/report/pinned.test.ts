@@ -7,7 +7,7 @@
 // round 60 ms (10 + a 50 ms response), each call 100 ms when sent (ok, failed) and 1 ms when the
 // harness answered it, and 10 ms to end. A correct answer exists from the response of the round
 // that `answers`, so answer-to-end is what follows that response.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ArmComparison, ComparisonReport } from '../../src/report/compare.ts';
 import type { Metrics } from '../../src/report/metrics.ts';
 import { compareOutput } from '../../src/report/output.ts';
@@ -17,12 +17,10 @@ import type { RunSummary } from '../../src/report/summary.ts';
 const BEFORE = 'test/fixtures/runs/before';
 const AFTER = 'test/fixtures/runs/after';
 
-let arms: ComparisonReport;
-let runs: ComparisonReport;
-beforeAll(async () => {
-  arms = (await compareOutput(BEFORE, undefined, { format: 'json' })).report;
-  runs = (await compareOutput(BEFORE, AFTER, { format: 'json' })).report;
-});
+// Made inside each test, not in a beforeAll: the mutation battery runs only the tests that
+// reach a mutant, and work done outside a test would make every mutant reach every test.
+const arms = async (): Promise<ComparisonReport> => (await compareOutput(BEFORE, undefined, { format: 'json' })).report;
+const runs = async (): Promise<ComparisonReport> => (await compareOutput(BEFORE, AFTER, { format: 'json' })).report;
 
 const metric = (c: ArmComparison, name: MetricName): MetricComparison => c.metrics.find((m) => m.metric === name)!;
 
@@ -60,14 +58,14 @@ function expectCount(m: MetricComparison, [pairs, excluded, aTotal, bTotal, esti
 // 0 of 1 -> 1. "About Nx more passes" (Connor 1987): (1.959964 sqrt(f) + 0.841621 sqrt(f - d^2))^2 / d^2 / n,
 // f the discordant share and d the difference.
 describe('on against off, the arms of before', () => {
-  it('pairs 6 passes and 9 step-runs, one of each with an errored side (catalog-config pass 1, on)', () => {
-    const [c] = arms.comparisons;
+  it('pairs 6 passes and 9 step-runs, one of each with an errored side (catalog-config pass 1, on)', async () => {
+    const [c] = (await arms()).comparisons;
     expect(c!.shared).toEqual({ rungs: ['dead-browser', 'catalog-config'], passes: 6, stepRuns: 9 });
     expect(c!.leftOut).toMatchObject({ erroredStepPairs: 1, erroredPassPairs: 1, passesOnlyInA: 0, passesOnlyInB: 0, seedMismatches: 0 });
   });
 
-  it('compares the rates: off passed 5 of 8 decided step pairs (pass 2 fails both dead-browser steps, catalog pass 0 guesses), on all 8', () => {
-    const [c] = arms.comparisons;
+  it('compares the rates: off passed 5 of 8 decided step pairs (pass 2 fails both dead-browser steps, catalog pass 0 guesses), on all 8', async () => {
+    const [c] = (await arms()).comparisons;
     expectProportion(metric(c!, 'step_pass_rate'), [5, 8, 8, 0, 3, 0.25, 0.375, -0.07106, 0.694258, 'unclear', 2.2974]);
     // Clean passes of the 5 pairs not errored: off 3 (dead-browser 0, 1 and catalog 2), on 5.
     expectProportion(metric(c!, 'clean_run_rate'), [3, 5, 5, 0, 2, 0.5, 0.4, -0.208275, 0.769276, 'unclear', 3.411]);
@@ -75,8 +73,8 @@ describe('on against off, the arms of before', () => {
     expectProportion(metric(c!, 'ceiling_share'), [1, 0, 8, 1, 0, 1, -0.125, -0.470888, 0.239959, 'unclear', 7.5473]);
   });
 
-  it('compares the counts per pass, with the exact bootstrap percentiles', () => {
-    const [c] = arms.comparisons;
+  it('compares the counts per pass, with the exact bootstrap percentiles', async () => {
+    const [c] = (await arms()).comparisons;
     // Dead calls: off sends the failed browser call 3 times in dead-browser step 0 (2 dead) in each
     // of 3 passes; on refuses the 2nd. Differences -2, -2, -2, 0, 0, 0: mean -1. A resample's mean
     // is -2k/6, k ~ Bin(6, 1/2): P(k = 6) = 1.6% < 2.5% <= P(k >= 5) = 10.9%, so the interval is
@@ -94,8 +92,8 @@ describe('on against off, the arms of before', () => {
     expectCount(metric(c!, 'tokens_out'), [4, 2, 280, 260, -5, -10, 5, 'unclear']);
   });
 
-  it('compares the times per step-run by their median difference', () => {
-    const [c] = arms.comparisons;
+  it('compares the times per step-run by their median difference', async () => {
+    const [c] = (await arms()).comparisons;
     // Step times, off against on: dead-browser step 0 710 against 451, step 1 550 (650 at the
     // ceiling) against 451, catalog 70 and 230 against 230 and 230. Differences sorted: -259 x 3,
     // -199, -99, -99, 0, +160: median -149. Bootstrap, enumerated: P(median <= -259) = 13.7%;
@@ -109,8 +107,8 @@ describe('on against off, the arms of before', () => {
     expectCount(metric(c!, 'time_to_answer'), [5, 4, 690, 50, 0, -320, 0, 'unclear']);
   });
 
-  it('gives the step pass rate per rung', () => {
-    const [c] = arms.comparisons;
+  it('gives the step pass rate per rung', async () => {
+    const [c] = (await arms()).comparisons;
     const rung = (name: string) => c!.rungs.find((r) => r.rung === name)!.stepPassRate;
     expectProportion(rung('dead-browser'), [4, 6, 6, 0, 2, 0.5, 1 / 3, -0.187112, 0.700007, 'unclear', 3.5037]);
     expectProportion(rung('catalog-config'), [1, 2, 2, 0, 1, 1, 0.5, -0.48643, 0.905469, 'unclear', 6.5284]);
@@ -118,17 +116,17 @@ describe('on against off, the arms of before', () => {
 });
 
 describe('after against before', () => {
-  const arm = (name: string): ArmComparison => runs.comparisons.find((c) => c.a.arm === name)!;
+  const arm = async (name: string): Promise<ArmComparison> => (await runs()).comparisons.find((c) => c.a.arm === name)!;
 
-  it('pairs only dead-browser, and on only its passes 0 and 1 (pass 2 of after is interrupted)', () => {
-    expect(arm('on').shared).toEqual({ rungs: ['dead-browser'], passes: 2, stepRuns: 4 });
-    expect(arm('on').leftOut).toMatchObject({ rungsOnlyInA: ['catalog-config'], rungsOnlyInB: ['sql-insert'], passesOnlyInA: 4, passesOnlyInB: 3 });
-    expect(arm('off').shared).toEqual({ rungs: ['dead-browser'], passes: 3, stepRuns: 6 });
-    expect(arm('off').leftOut).toMatchObject({ passesOnlyInA: 3, passesOnlyInB: 3 });
+  it('pairs only dead-browser, and on only its passes 0 and 1 (pass 2 of after is interrupted)', async () => {
+    expect((await arm('on')).shared).toEqual({ rungs: ['dead-browser'], passes: 2, stepRuns: 4 });
+    expect((await arm('on')).leftOut).toMatchObject({ rungsOnlyInA: ['catalog-config'], rungsOnlyInB: ['sql-insert'], passesOnlyInA: 4, passesOnlyInB: 3 });
+    expect((await arm('off')).shared).toEqual({ rungs: ['dead-browser'], passes: 3, stepRuns: 6 });
+    expect((await arm('off')).leftOut).toMatchObject({ passesOnlyInA: 3, passesOnlyInB: 3 });
   });
 
-  it('on: after pass 0 ends step 1 at the ceiling, the one discordant pair', () => {
-    const on = arm('on');
+  it('on: after pass 0 ends step 1 at the ceiling, the one discordant pair', async () => {
+    const on = await arm('on');
     expectProportion(metric(on, 'step_pass_rate'), [4, 3, 4, 1, 0, 1, -0.25, -0.699358, 0.362364, 'unclear', 7.2298]);
     expectProportion(metric(on, 'clean_run_rate'), [2, 1, 2, 1, 0, 1, -0.5, -0.905469, 0.48643, 'unclear', 6.5284]);
     expectProportion(metric(on, 'ceiling_share'), [0, 1, 4, 0, 1, 1, 0.25, -0.362364, 0.699358, 'unclear', 7.2298]);
@@ -146,8 +144,8 @@ describe('after against before', () => {
     expectProportion(on.rungs[0]!.stepPassRate, [4, 3, 4, 1, 0, 1, -0.25, -0.699358, 0.362364, 'unclear', 7.2298]);
   });
 
-  it('off: the same script both times, so every pair is the same', () => {
-    const off = arm('off');
+  it('off: the same script both times, so every pair is the same', async () => {
+    const off = await arm('off');
     expectProportion(metric(off, 'step_pass_rate'), [4, 4, 6, 0, 0, 1, 0, -0.390334, 0.390334, 'same', null]);
     expectProportion(metric(off, 'clean_run_rate'), [2, 2, 3, 0, 0, 1, 0, -0.561497, 0.561497, 'same', null]);
     expectProportion(metric(off, 'ceiling_share'), [1, 1, 6, 0, 0, 1, 0, -0.390334, 0.390334, 'same', null]);
@@ -160,9 +158,9 @@ describe('after against before', () => {
     expectCount(metric(off, 'time_to_answer'), [4, 2, 680, 680, 0, 0, 0, 'same']);
   });
 
-  it('finds B worse on nothing', () => {
-    expect(runs.comparisons.map((c) => c.worse)).toEqual([[], []]);
-    expect(arms.comparisons[0]!.worse).toEqual([]);
+  it('finds B worse on nothing', async () => {
+    expect((await runs()).comparisons.map((c) => c.worse)).toEqual([[], []]);
+    expect((await arms()).comparisons[0]!.worse).toEqual([]);
   });
 });
 
@@ -231,8 +229,8 @@ function rows(summary: RunSummary, armName: string): Record<string, Metrics> {
 const perfect = (n: number, lower: number): [number, number, number, number] => [n, n, lower, 1];
 
 describe('the run tables, row by row', () => {
-  it('before, on: every decided step passes; catalog pass 1 errored', () => {
-    const m = rows(arms.summaries[0]!, 'on');
+  it('before, on: every decided step passes; catalog pass 1 errored', async () => {
+    const m = rows((await arms()).summaries[0]!, 'on');
     // Each dead-browser pass: step 0 sends the browser (failed), has it refused, reads the notes
     // (4 rounds, 451 ms); step 1 looks up twice and is short-circuited the 3rd time (451 ms).
     const step: Row = {
@@ -282,8 +280,8 @@ describe('the run tables, row by row', () => {
     },
   };
 
-  it('before, off: the dead browser re-sent, the lookups repeated, catalog pass 0 offered no tools', () => {
-    const m = rows(arms.summaries[0]!, 'off');
+  it('before, off: the dead browser re-sent, the lookups repeated, catalog pass 0 offered no tools', async () => {
+    const m = rows((await arms()).summaries[0]!, 'off');
     for (const [where, row] of Object.entries(offDeadBrowser)) expectRow(m[where]!, row, where);
     // Catalog pass 0: one round with no tools offered (70 ms), a wrong guess; passes 1 and 2 as on.
     expectRow(m['catalog-config']!, {
@@ -299,8 +297,8 @@ describe('the run tables, row by row', () => {
     }, 'all');
   });
 
-  it('after, on: pass 2 of dead-browser left out; pass 0 ends step 1 at the ceiling', () => {
-    const m = rows(runs.summaries[1]!, 'on');
+  it('after, on: pass 2 of dead-browser left out; pass 0 ends step 1 at the ceiling', async () => {
+    const m = rows((await runs()).summaries[1]!, 'on');
     expectRow(m['dead-browser step 0']!, {
       attempts: 2, errored: [0, null], stepPass: perfect(2, 0.1777), clean: null, ceiling: [0, 2], passK: [2, 1, 1, 1],
       calls: [6, 4], dead: 0, det: [0, 0, 0], nondet: [0, 6, 0], zero: [0, 8], tokensIn: [400, 0], tokensOut: [40, 0],
@@ -332,8 +330,8 @@ describe('the run tables, row by row', () => {
     }, 'all');
   });
 
-  it('after, off: dead-browser as before; sql-insert pass 1 fails its check', () => {
-    const m = rows(runs.summaries[1]!, 'off');
+  it('after, off: dead-browser as before; sql-insert pass 1 fails its check', async () => {
+    const m = rows((await runs()).summaries[1]!, 'off');
     for (const [where, row] of Object.entries(offDeadBrowser)) expectRow(m[where]!, row, where);
     expectRow(m['sql-insert']!, {
       attempts: 3, errored: [0, 0], stepPass: [2, 3, 0.1185, 0.9829], clean: [2, 3], ceiling: [0, 3], passK: [3, 2 / 3, 1, 0],
@@ -347,18 +345,18 @@ describe('the run tables, row by row', () => {
     }, 'all');
   });
 
-  it('counts per tool: calls, repeats by kind, repeats sent, dead calls', () => {
+  it('counts per tool: calls, repeats by kind, repeats sent, dead calls', async () => {
     const tools = (s: RunSummary, arm: string) => s.arms.find((a) => a.arm === arm)!.overall.tools.map((t) =>
       [t.tool.replace('workbench__', ''), t.calls, t.deterministic.repeats + t.nondeterministic.repeats,
         t.deterministic.repeatsSent + t.nondeterministic.repeatsSent, t.deadCalls, t.deterministic.calls > 0]);
-    expect(tools(arms.summaries[0]!, 'on')).toEqual([
+    expect(tools((await arms()).summaries[0]!, 'on')).toEqual([
       ['browser_open', 6, 0, 0, 0, false], ['catalog_lookup', 11, 3, 0, 0, true], ['files_read', 3, 0, 0, 0, false]]);
-    expect(tools(arms.summaries[0]!, 'off')).toEqual([
+    expect(tools((await arms()).summaries[0]!, 'off')).toEqual([
       ['browser_open', 9, 3, 3, 6, false], ['catalog_lookup', 12, 4, 4, 0, true], ['files_read', 3, 0, 0, 0, false]]);
-    expect(tools(runs.summaries[1]!, 'on')).toEqual([
+    expect(tools((await runs()).summaries[1]!, 'on')).toEqual([
       ['browser_open', 4, 0, 0, 0, false], ['catalog_lookup', 7, 3, 0, 0, true], ['files_read', 2, 0, 0, 0, false],
       ['sql_execute', 3, 0, 0, 0, false]]);
-    expect(tools(runs.summaries[1]!, 'off')).toEqual([
+    expect(tools((await runs()).summaries[1]!, 'off')).toEqual([
       ['browser_open', 9, 3, 3, 6, false], ['catalog_lookup', 10, 4, 4, 0, true], ['files_read', 3, 0, 0, 0, false],
       ['sql_execute', 3, 0, 0, 0, false]]);
   });
