@@ -57,9 +57,11 @@ describe('the workbench over Streamable HTTP', () => {
 
   it('announces the revealed tool to the client with tools/list_changed', async () => {
     await using server = await served();
-    const { client, listChanged } = await server.connect();
+    const { client, listChanged, nextListChanged } = await server.connect();
+    // Waits for the notification itself, not for a few real milliseconds that a loaded machine may not give.
+    const announced = nextListChanged();
     await callText(client, 'files_write', { path: 'release/READY', content: '' });
-    for (let i = 0; i < 50 && listChanged() === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await announced;
     expect(listChanged()).toBe(1);
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('release_publish');
   });

@@ -135,16 +135,14 @@ describe('jobs tools', () => {
 
 describe('jobs_wait in real time at a small time factor', () => {
   it('returns well before the real cap with a legal remainingMs, and a second call completes', async () => {
-    // The 30 s cap lasts 600 ms and the 45 s build 900 ms: 300 ms of slack on either side for
-    // the calls' own overhead, so the build outlasts the first wait and ends inside the second.
-    const timeFactor = 0.02;
-    await using wb = await connected({ timeFactor });
+    // The 30 s cap lasts 600 ms of real time. No bound on real time here (a loaded machine may
+    // stretch any of it; the manual-clock tests pin the cap): the first wait ends capped, at
+    // least 30 s of workbench time in, and the second finishes the 45 s build.
+    await using wb = await connected({ timeFactor: 0.02 });
     await wb.call('jobs_start', { kind: 'build' });
-    const startedAt = performance.now();
     const first = JSON.parse((await wb.call('jobs_wait', { timeoutMs: 120_000, pollIntervalMs: 1_000 })).text);
-    const realMs = performance.now() - startedAt;
     expect(first.done).toBe(false);
-    expect(realMs).toBeLessThan(60_000 * timeFactor); // under the SDK's 60 s request timeout, scaled
+    expect(first.waitedMs).toBeGreaterThanOrEqual(30_000);
     expect(Number.isInteger(first.remainingMs)).toBe(true);
     expect(first.remainingMs).toBeGreaterThanOrEqual(1_000);
     expect(first.remainingMs).toBeLessThanOrEqual(120_000 - first.waitedMs);
