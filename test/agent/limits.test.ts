@@ -2,7 +2,10 @@
 // race of one await against them settles with.
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runCalls } from '../../src/agent/calls.ts';
+import type { StepCallRecord } from '../../src/agent/calls.ts';
 import { StepLimits, StepStopped } from '../../src/agent/limits.ts';
+import type { ChatMessage } from '../../src/models/types.ts';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -114,5 +117,32 @@ describe('StepLimits', () => {
     vi.advanceTimersByTime(5_000);
     expect(limits.stopped).toBeUndefined();
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('runCalls once the step has stopped', () => {
+  it('sends none of the round\'s calls, answers each as not made, and throws why', async () => {
+    using limits = new StepLimits(10);
+    vi.advanceTimersByTime(10);
+    const sent: string[] = [];
+    const lane = {
+      openTurn: () => Promise.reject(new Error('not used')),
+      call: (name: string) => {
+        sent.push(name);
+        return Promise.resolve({ text: 'done', isError: false, outcome: 'ok' });
+      },
+    };
+    const calls: StepCallRecord[] = [];
+    const messages: ChatMessage[] = [];
+    const round = [{ id: 'a', name: 'wb__one', args: {} }, { id: 'b', name: 'wb__two', args: {} }];
+    const error = await runCalls({ lane: lane as never, limits, round: 1, ceiling: 5, calls, add: (m) => messages.push(m) }, round)
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'StepStopped', why: 'time_limit' });
+    expect(sent).toEqual([]);
+    expect(calls).toEqual([]);
+    expect(messages.map((m) => [m.role === 'tool' && m.toolCallId, m.content])).toEqual([
+      ['a', "The step's time limit passed before this call was made, so it was not made."],
+      ['b', "The step's time limit passed before this call was made, so it was not made."],
+    ]);
   });
 });

@@ -45,6 +45,16 @@ describe('deadline', () => {
     expect(trace.ofType('tool.call')[0]!['error.type']).toBe('timeout');
   });
 
+  it('sends a timed-out call again in the same turn: a timeout is not a failure the breaker keeps', async () => {
+    const server = new ScriptedServer([slow('build', 400)]);
+    const { lane } = await laneOver(server, { callTimeoutMs: 60 });
+    const first = await lane.call('s__build', {}, { round: 1 });
+    const second = await lane.call('s__build', {}, { round: 2 });
+    await lane.close();
+    expect([first.outcome, second.outcome]).toEqual(['timeout', 'timeout']);
+    expect(server.callsTo('build')).toBe(2);
+  });
+
   it('lets progress reset the timeout, so a call that reports progress finishes', async () => {
     const progress: number[] = [];
     // Steps well inside the timeout and a total well past it: only the resets let it finish.

@@ -543,4 +543,110 @@ const NUMBERS: NamedMutation[] = [
   },
 ];
 
-export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP, ...MECHANISMS, ...NUMBERS];
+const PASSES = 'src/report/passes.ts';
+const PASS = 'src/runner/pass.ts';
+const AGENT_CALLS = 'src/agent/calls.ts';
+const LANE_CALLS = 'src/lane/calls.ts';
+const COUNT_TESTS = ['test/report/summary.test.ts', 'test/report/pinned.test.ts', 'test/report/compare.test.ts'];
+const PASS_TESTS = ['test/runner/pass.test.ts'];
+const LOOP_TESTS = ['test/agent/loop.test.ts', 'test/agent/rounds.test.ts', 'test/agent/limits.test.ts'];
+const LANE_CALL_TESTS = ['test/lane/calls.test.ts', 'test/lane/breaker.test.ts'];
+
+/** Reading the traces, judging a pass, counting a step's calls, routing one call. */
+const PIPELINE: NamedMutation[] = [
+  {
+    name: 'identical repeats from the 2nd call', file: PASSES, edits: [{ search: 'export const REPEAT_FROM = 3;', replace: 'export const REPEAT_FROM = 2;' }],
+    breaks: 'a single re-ask counts as an identical repeat', why: 'DESIGN.md counts the 3rd or later; the repeat rate would double', tests: COUNT_TESTS,
+  },
+  {
+    name: 'a timeout makes the next identical call dead', file: PASSES,
+    edits: [{ search: "if (e.outcome === 'failed') this.failedInTurn.add(e.key);", replace: "if (e.outcome === 'failed' || e.outcome === 'timeout') this.failedInTurn.add(e.key);" }],
+    breaks: 'a re-asked long wait counts as a dead call', why: 'a timeout is not a failure: a long wait re-asked is often right', tests: COUNT_TESTS,
+  },
+  {
+    name: 'a call the harness answered counts as dead', file: PASSES,
+    edits: [{ search: 'const dead = sent && this.failedInTurn.has(e.key);', replace: 'const dead = this.failedInTurn.has(e.key);' }],
+    breaks: 'a refused call counts as a dead call sent', why: 'the breaker arm would be charged for the calls it stopped', tests: COUNT_TESTS,
+  },
+  {
+    name: 'dead calls remembered across turns', file: PASSES, edits: [{ search: '      this.failedInTurn = new Set();\n', replace: '' }],
+    breaks: 'a retry in the next turn counts as a dead call', why: 'the contract is per turn: the next turn may try again', tests: COUNT_TESTS,
+  },
+  {
+    name: 'identical repeats counted per step', file: PASSES,
+    edits: [{ search: "if (e.type === 'step.start') this.steps.set(e.step, newStep(e.step, e.t));", replace: "if (e.type === 'step.start') {\n      this.steps.set(e.step, newStep(e.step, e.t));\n      this.seen.clear();\n    }" }],
+    breaks: 'a call repeated across steps is not a repeat', why: 'DESIGN.md counts repeats in their pass: a loop across steps would vanish', tests: COUNT_TESTS,
+  },
+  {
+    name: 'zero-tool rounds with no servers configured', file: PASSES,
+    edits: [{ search: 'if (e.tools === 0 && this.configured > 0) s.zeroToolRounds += 1;', replace: 'if (e.tools === 0) s.zeroToolRounds += 1;' }],
+    breaks: 'a pass with no servers counts its rounds as zero-tool rounds', why: 'a round with nothing to offer is not the incident\'s collapse', tests: COUNT_TESTS,
+  },
+  {
+    name: 'a missing token count not counted missing', file: PASSES, edits: [{ search: '      else s.tokensInMissing += 1;\n', replace: '' }],
+    breaks: 'tokens per attempt is not marked a lower bound', why: 'a provider that reports nothing makes an arm look cheap', tests: COUNT_TESTS,
+  },
+  {
+    name: 'a step at the ceiling passes on its checks', file: PASS,
+    edits: [{ search: "return result.reason === 'answered' && checks.every((c) => c.passed);", replace: 'return checks.every((c) => c.passed);' }],
+    breaks: 'a step that never answered passes when its file checks do', why: 'the ceiling share and the pass rate stop measuring the same thing', tests: PASS_TESTS,
+  },
+  {
+    name: 'one passing check passes the step', file: PASS,
+    edits: [{ search: "return result.reason === 'answered' && checks.every((c) => c.passed);", replace: "return result.reason === 'answered' && checks.some((c) => c.passed);" }],
+    breaks: 'a step passes with a failed check', why: 'every pass rate goes up', tests: PASS_TESTS,
+  },
+  {
+    name: 'a harness error not written to pass.end', file: PASS,
+    edits: [{ search: '...(outcome.error === undefined ? {} : { error: outcome.error }),', replace: '' }],
+    breaks: 'a server that did not start reads as the model failing', why: 'errored passes must leave the denominators', tests: PASS_TESTS,
+  },
+  {
+    name: 'an interrupted pass ends with pass.end', file: PASS, edits: [{ search: 'if (!outcome.interrupted) {', replace: 'if (true) {' }],
+    breaks: 'an interrupted pass looks complete', why: '--resume would keep a pass that never finished', tests: PASS_TESTS,
+  },
+  {
+    name: 'one-shot judged on its first step only', file: PASS,
+    edits: [{ search: "const judged = input.mode === 'oneshot' ? rung.steps.map((_, i) => i) : [spec.index];", replace: 'const judged = [spec.index];' }],
+    breaks: 'a one-shot run scores only the first step\'s checks', why: 'one-shot and step-by-step runs would count different step-runs', tests: PASS_TESTS,
+  },
+  {
+    name: 'ceiling off by one', file: AGENT_CALLS, edits: [{ search: 'if (calls.length >= ctx.ceiling) {', replace: 'if (calls.length > ctx.ceiling) {' }],
+    breaks: 'a step makes one call more than its ceiling', why: 'the ceiling share and every per-step count shift', tests: LOOP_TESTS,
+  },
+  {
+    name: 'invalid arguments sent anyway', file: AGENT_CALLS,
+    edits: [{ search: 'if (call.rawArgs !== undefined || call.invalid !== undefined) {', replace: 'if (false) {' }],
+    breaks: 'a call whose arguments did not parse runs on defaults', why: 'the tool does what the model never chose', tests: LOOP_TESTS,
+  },
+  {
+    name: 'an invalid call is free', file: AGENT_CALLS,
+    edits: [{ search: "      calls.push({ tool: call.name, key: callKey(call.name, {}), outcome: 'invalid_arguments' });\n", replace: '' }],
+    breaks: 'a call that could not be sent does not count toward the ceiling or the checks', why: 'a model emitting garbage is never stopped by its ceiling', tests: LOOP_TESTS,
+  },
+  {
+    name: 'calls made after the step stopped', file: AGENT_CALLS, edits: [{ search: '    if (stop !== undefined) {', replace: '    if (false) {' }],
+    breaks: 'a round keeps calling tools after the time limit', why: 'the step runs past its limit', tests: LOOP_TESTS,
+  },
+  {
+    name: 'an abandoned call not recorded', file: AGENT_CALLS,
+    edits: [{ search: "      calls.push({ tool: call.name, key: callKey(call.name, call.args), outcome: 'abandoned' });\n", replace: '' }],
+    breaks: 'a call cut off by the time limit is missing from the step', why: 'the checks and the counts miss a call the model made', tests: LOOP_TESTS,
+  },
+  {
+    name: 'a timeout trips the breaker', file: LANE_CALLS,
+    edits: [{ search: "if (decision.outcome === 'failed' && breaker !== undefined) {", replace: 'if (breaker !== undefined) {' }],
+    breaks: 'a long wait that timed out cannot be asked again in its turn', why: 'a re-asked long wait is often exactly right', tests: LANE_CALL_TESTS,
+  },
+  {
+    name: 'a timeout does not count against the server', file: LANE_CALLS, edits: [{ search: '      circuits?.failure(server);\n', replace: '' }],
+    breaks: 'a server that never answers never opens its circuit', why: 'every turn waits out the same dead server', tests: LANE_CALL_TESTS,
+  },
+  {
+    name: 'an error result read as ok', file: LANE_CALLS,
+    edits: [{ search: "return result.isError === true ? { text, outcome: 'failed', errorType: 'tool_error' } : { text, outcome: 'ok' };", replace: "return { text, outcome: 'ok' };" }],
+    breaks: 'an isError result is recorded ok', why: 'the breaker, the circuit and the dead-call count never see a failure', tests: LANE_CALL_TESTS,
+  },
+];
+
+export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP, ...MECHANISMS, ...NUMBERS, ...PIPELINE];
