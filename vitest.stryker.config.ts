@@ -21,5 +21,8 @@ export default defineConfig({
       'test/agent/limits.test.ts', 'test/agent/loop.test.ts', 'test/agent/rounds.test.ts',
     ],
     pool: 'threads',
+    // Hang detectors, not bounds: a mutant that hangs is caught by Stryker's own timeout.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });
