@@ -133,21 +133,25 @@ describe('jobs tools', () => {
   });
 });
 
-describe('jobs_wait in real time at a small time factor', () => {
-  it('returns well before the real cap with a legal remainingMs, and a second call completes', async () => {
-    // The 30 s cap lasts 600 ms of real time. No bound on real time here (a loaded machine may
-    // stretch any of it; the manual-clock tests pin the cap): the first wait ends capped, at
-    // least 30 s of workbench time in, and the second finishes the 45 s build.
-    await using wb = await connected({ timeFactor: 0.02 });
+describe('jobs_wait at a small time factor', () => {
+  it('scales the cap: at 0.02 one call ends 600 ms of the real clock in, and a second call completes', async () => {
+    // The real clock is injected, so a loaded machine cannot stretch it: 600 ms of it are the
+    // 30 s cap, and the 45 s build ends 900 ms after it started.
+    const time = new ManualClock();
+    await using wb = await connected({ clock: time.clock, sleep: time.sleep, timeFactor: 0.02 });
     await wb.call('jobs_start', { kind: 'build' });
-    const first = JSON.parse((await wb.call('jobs_wait', { timeoutMs: 120_000, pollIntervalMs: 1_000 })).text);
-    expect(first.done).toBe(false);
-    expect(first.waitedMs).toBeGreaterThanOrEqual(30_000);
-    expect(Number.isInteger(first.remainingMs)).toBe(true);
-    expect(first.remainingMs).toBeGreaterThanOrEqual(1_000);
-    expect(first.remainingMs).toBeLessThanOrEqual(120_000 - first.waitedMs);
-    const second = JSON.parse((await wb.call('jobs_wait', { timeoutMs: first.remainingMs })).text);
-    expect(second.done).toBe(true);
-    expect(second.outputs['job-1']).toMatch(/^build ok/);
+    let settled = false;
+    const first = wb.call('jobs_wait', { timeoutMs: 120_000, pollIntervalMs: 1_000 }).finally(() => (settled = true));
+    await time.advance(599);
+    expect(settled).toBe(false);
+    await time.advance(1);
+    const reply = JSON.parse((await first).text);
+    expect(reply).toMatchObject({ done: false, waitedMs: 30_000, remainingMs: 90_000 });
+    const second = wb.call('jobs_wait', { timeoutMs: reply.remainingMs });
+    await time.advance(300);
+    const done = JSON.parse((await second).text);
+    expect(done).toMatchObject({ done: true, waitedMs: 15_000 });
+    expect(done.outputs['job-1']).toMatch(/^build ok/);
   });
 });
+
