@@ -40,7 +40,8 @@ export class StepLimits implements Disposable {
     const now = this.stopped;
     if (now !== undefined) return Promise.reject(new StepStopped(now));
     return new Promise<T>((resolve, reject) => {
-      const onAbort = (): void => reject(new StepStopped(this.stopped ?? 'time_limit'));
+      // The signal aborts for the interrupt or the limit, so one of the two is why.
+      const onAbort = (): void => reject(new StepStopped(this.#interrupt?.aborted === true ? 'interrupted' : 'time_limit'));
       this.signal.addEventListener('abort', onAbort, { once: true });
       work.then(
         (value) => {

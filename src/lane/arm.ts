@@ -59,11 +59,13 @@ const USAGE =
 export function parseArm(text: string): Arm {
   const items = text.split(',').map((item) => item.trim());
   if (items.some((item) => item === '')) throw new ArmError(`arm ${JSON.stringify(text)}: ${USAGE}`);
-  const base = items[0] === 'on' || items[0] === 'off' ? items.shift() : 'on';
-  const arm: { -readonly [K in keyof Arm]: Arm[K] } = { ...(base === 'off' ? ARM_OFF : ARM_ON) };
+  const off = items[0] === 'off';
+  if (off || items[0] === 'on') items.shift();
+  const arm: { -readonly [K in keyof Arm]: Arm[K] } = { ...(off ? ARM_OFF : ARM_ON) };
   const seen = new Set<string>();
   for (const item of items) {
-    const [name = '', value, extra] = item.split('=').map((part) => part.trim());
+    const parts = item.split('=').map((part) => part.trim());
+    const [name, value, extra] = [parts[0]!, parts[1], parts[2]];
     const where = `arm ${JSON.stringify(text)}`;
     if (!(MECHANISMS as readonly string[]).includes(name)) {
       throw new ArmError(`${where}: unknown mechanism ${JSON.stringify(name)}; ${USAGE}`);

@@ -4,9 +4,9 @@ import { OUTCOMES } from '../trace/index.ts';
 import type { Outcome, StepEndReason } from '../trace/index.ts';
 import { median } from './bootstrap.ts';
 import type { PassRecord, StepRun } from './passes.ts';
-import { passAtK, passHatK, wilson } from './stats.ts';
+import { modifiedWilson, passAtK, passHatK } from './stats.ts';
 
-/** A proportion with its counts and its Wilson 95% interval; `rate` is null when n = 0. */
+/** A proportion with its counts and its Wilson 95% interval (modified at the edges, stats.ts); `rate` is null when n = 0. */
 export interface Rate {
   count: number;
   n: number;
@@ -78,7 +78,7 @@ export interface Metrics {
 }
 
 export function rate(count: number, n: number): Rate {
-  const { lower, upper } = wilson(count, n);
+  const { lower, upper } = modifiedWilson(count, n);
   return { count, n, rate: n === 0 ? null : count / n, lower, upper };
 }
 

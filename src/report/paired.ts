@@ -1,5 +1,5 @@
 // One paired comparison per metric. Pass rates: exact McNemar on the discordant pairs and the
-// Agresti-Min interval for the difference. Counts: the mean of the per-pair differences, and
+// Tango score interval for the difference. Counts: the mean of the per-pair differences, and
 // times: their median, each with a seeded bootstrap interval. Every difference is B minus A.
 import { median, pairedMeanDifference, pairedMedianDifference } from './bootstrap.ts';
 import { isErrored, passClean, passErrored } from './metrics.ts';

@@ -29,6 +29,30 @@ export function wilson(successes: number, n: number, z = Z95): Interval {
 }
 
 /**
+ * Poisson lower bounds used near the edges: for x = 1, 2, 3 successes, the mean g at which
+ * P(Poisson(g) >= x) = 5%, i.e. half the 5th percentile of chi-square with 2x degrees of freedom
+ * (0.1026, 0.7107, 1.6354 in any chi-square table).
+ */
+const POISSON_LOWER = [0, 0.051293294, 0.355361511, 0.817691447] as const;
+
+/**
+ * The Wilson interval with Brown, Cai and DasGupta's (2001, section 4.1.1) correction at the
+ * edges: for 1 <= x <= x* successes (x* = 2 up to n = 50, else 3) the lower bound is the Poisson
+ * bound g_x / n, and likewise the upper bound for x failures. The plain score interval's lower
+ * bound sits too high just above 0: at a true rate of 5% over 11 step-runs it covers 89.8% of
+ * the time; this one keeps every cell of the grid in docs/report.md above 91%.
+ */
+export function modifiedWilson(successes: number, n: number): Interval {
+  const interval = wilson(successes, n);
+  const edge = n <= 50 ? 2 : 3;
+  const failures = n - successes;
+  return {
+    lower: successes >= 1 && successes <= edge ? POISSON_LOWER[successes]! / n : interval.lower,
+    upper: failures >= 1 && failures <= edge ? 1 - POISSON_LOWER[failures]! / n : interval.upper,
+  };
+}
+
+/**
  * Exact (binomial) McNemar test, two-sided: of the discordant pairs, `b` went one way and `c`
  * the other; under no difference each is Binomial(b + c, 1/2). With no discordant pairs there
  * is no evidence either way: p = 1.
@@ -56,21 +80,51 @@ function logChoose(n: number, k: number): number {
 }
 
 /**
- * Difference of paired proportions (B minus A) with the Agresti-Min (2005) interval: the Wald
- * interval after adding 1/2 to each of the four cells. Over n pairs, `bOnly` passed only under
- * B and `aOnly` only under A. Its coverage is close to nominal at small n, unlike the plain Wald.
+ * Difference of paired proportions (B minus A) with Tango's (1998) score interval: every
+ * difference d whose score statistic, (bOnly - aOnly - n d) over its standard error at the
+ * likelihood's best cells under d, stays within +-z. Over n pairs, `bOnly` passed only under B
+ * and `aOnly` only under A. Chosen by exact coverage over a grid of rates and correlations
+ * (docs/report.md, "The statistics, checked"): the Agresti-Min interval used before fell to 86%
+ * at 18 pairs with strongly correlated arms; this one stays above 93% at every cell.
  */
 export function pairedDifference(aOnly: number, bOnly: number, n: number): Interval & { estimate: number } {
   checkCounts(aOnly + bOnly, n);
   if (n === 0) return { estimate: 0, lower: -1, upper: 1 };
   const estimate = (bOnly - aOnly) / n;
-  const nAdj = n + 2;
-  const gain = bOnly + 0.5;
-  const loss = aOnly + 0.5;
-  const centre = (gain - loss) / nAdj;
-  const variance = (gain + loss - ((gain - loss) * (gain - loss)) / nAdj) / (nAdj * nAdj);
-  const half = Z95 * Math.sqrt(variance);
-  return { estimate, lower: Math.max(-1, centre - half), upper: Math.min(1, centre + half) };
+  // The statistic falls as d rises, so each bound is where it crosses +-z on its side of the estimate.
+  const crossing = (below: number, above: number, level: number): number => {
+    let lo = below;
+    let hi = above;
+    for (let i = 0; i < BISECTIONS; i += 1) {
+      const mid = (lo + hi) / 2;
+      if (tangoScore(aOnly, bOnly, n, mid) > level) lo = mid;
+      else hi = mid;
+    }
+    return (lo + hi) / 2;
+  };
+  return {
+    estimate,
+    lower: estimate === -1 ? -1 : crossing(-1, estimate, Z95),
+    upper: estimate === 1 ? 1 : crossing(estimate, 1, -Z95),
+  };
+}
+
+/** 2^-60 of the unit interval: far below the report's two decimals, and cheap. */
+const BISECTIONS = 60;
+
+/**
+ * Tango's score statistic for a difference d = pB - pA over n pairs. Under d the likelihood is
+ * best at pA-only = q, pB-only = q + d, where q is the positive root of
+ * 2n q^2 - [aOnly (1 - 3d) + bOnly (1 - d) - 2 (n - aOnly - bOnly) d] q - aOnly d (1 - d) = 0.
+ */
+export function tangoScore(aOnly: number, bOnly: number, n: number, d: number): number {
+  const concordant = n - aOnly - bOnly;
+  const b = aOnly * (1 - 3 * d) + bOnly * (1 - d) - 2 * concordant * d;
+  const q = (b + Math.sqrt(Math.max(0, b * b + 8 * n * aOnly * d * (1 - d)))) / (4 * n);
+  const variance = n * (2 * q + d - d * d);
+  const excess = bOnly - aOnly - n * d;
+  if (variance <= 0) return excess === 0 ? 0 : excess > 0 ? Infinity : -Infinity;
+  return excess / Math.sqrt(variance);
 }
 
 /**

@@ -136,7 +136,8 @@ async function queryRows(databasePath: string, query: string): Promise<unknown[]
   const { default: Database } = await import('better-sqlite3');
   let db: Database.Database | undefined;
   try {
-    db = new Database(databasePath, { readonly: true, fileMustExist: true });
+    // Read-only: a check never changes the database, and never creates one that is not there.
+    db = new Database(databasePath, { readonly: true });
     return db.prepare(query).raw(true).all() as unknown[][];
   } catch (error) {
     return (error as Error).message;

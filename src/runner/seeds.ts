@@ -26,7 +26,8 @@ export function parseShard(text: string): Shard {
   const match = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (match === null || count < 1 || index >= count) {
+  // index >= count also refuses a count of 0: the pattern admits no negative index.
+  if (match === null || index >= count) {
     throw new RunUsageError(`--shard ${text}: expected i/n with 0 <= i < n, e.g. --shard 0/4`);
   }
   return { index, count };

@@ -122,9 +122,12 @@ describe('errors and interrupts', () => {
 
   it('ends the step as errored("interrupted") when the run is interrupted during a call', async () => {
     const stop = new AbortController();
-    const { lane, trace } = await setup([{ name: 'slow', handler: () => new Promise<never>(() => undefined) }]);
+    // Interrupted once the call is running on the server: an event, not a guess at how long that takes.
+    const { lane, trace } = await setup([{ name: 'slow', handler: () => {
+      stop.abort();
+      return new Promise<never>(() => undefined);
+    } }]);
     const model = new FakeModel(() => ({ calls: [{ name: 'wb__slow' }] }));
-    setTimeout(() => stop.abort(), 50);
     const result = await runStep({ model, lane, emit: trace.emit, signal: stop.signal }, [], step());
     expect(result).toMatchObject({ reason: 'errored', error: 'interrupted' });
   });

@@ -42,6 +42,33 @@ describe('parseArm', () => {
   });
 });
 
+describe('parseArm messages', () => {
+  const USAGE = 'expected "on", "off" or a list like "breaker=off,repeats=on" over breaker, circuit, repeats, deadline, roster, cap ' +
+    '(values on|off, and breaker=tool); a list may start with "on" or "off" as its base (default on)';
+  const message = (text: string): string => {
+    try {
+      parseArm(text);
+    } catch (error) {
+      expect((error as Error).name).toBe('ArmError');
+      return (error as Error).message;
+    }
+    return 'no error';
+  };
+
+  it('says where, what is wrong, and the whole usage', () => {
+    expect(message('breaker=off,,roster=on')).toBe(`arm "breaker=off,,roster=on": ${USAGE}`);
+    expect(message('on,')).toBe(`arm "on,": ${USAGE}`);
+    expect(message('retries=on')).toBe(`arm "retries=on": unknown mechanism "retries"; ${USAGE}`);
+    expect(message('cap=on,cap=off')).toBe(`arm "cap=on,cap=off": cap is set twice; ${USAGE}`);
+    expect(message('cap=maybe')).toBe(`arm "cap=maybe": "cap=maybe" needs the value on or off; ${USAGE}`);
+  });
+
+  it('reads a base and items with spaces around them', () => {
+    expect(parseArm(' off , roster = on ')).toEqual({ ...ARM_OFF, roster: true });
+    expect(parseArm(' on ')).toEqual(ARM_ON);
+  });
+});
+
 describe('formatArm', () => {
   it('writes on, off, or the full list, and parseArm reads each back', () => {
     const arms = ['on', 'off', 'breaker=off', 'off,repeats=on', 'breaker=tool', 'circuit=off,deadline=off'].map(parseArm);

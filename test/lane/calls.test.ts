@@ -45,6 +45,16 @@ describe('deadline', () => {
     expect(trace.ofType('tool.call')[0]!['error.type']).toBe('timeout');
   });
 
+  it('sends a timed-out call again in the same turn: a timeout is not a failure the breaker keeps', async () => {
+    const server = new ScriptedServer([slow('build', 400)]);
+    const { lane } = await laneOver(server, { callTimeoutMs: 60 });
+    const first = await lane.call('s__build', {}, { round: 1 });
+    const second = await lane.call('s__build', {}, { round: 2 });
+    await lane.close();
+    expect([first.outcome, second.outcome]).toEqual(['timeout', 'timeout']);
+    expect(server.callsTo('build')).toBe(2);
+  });
+
   it('lets progress reset the timeout, so a call that reports progress finishes', async () => {
     const progress: number[] = [];
     // Steps well inside the timeout and a total well past it: only the resets let it finish.
@@ -124,6 +134,15 @@ describe('repeat short-circuit', () => {
       await lane.close();
     }
     expect([trusted.callsTo('lookup'), untrusted.callsTo('lookup')]).toEqual([2, 4]);
+  });
+
+  it('does not take readOnlyHint or idempotentHint for deterministic, even trusting server hints', async () => {
+    const readOnly = { ...tail, annotations: { readOnlyHint: true, idempotentHint: true } };
+    const server = new ScriptedServer([readOnly]);
+    const { lane } = await laneOver(server, { trustServerHints: true });
+    for (const round of [1, 2, 3, 4]) await lane.call('s__tail_log', {}, { round });
+    await lane.close();
+    expect(server.callsTo('tail_log')).toBe(4);
   });
 
   it('marks each tool.call as deterministic or not on every arm, for the report to split repeats on', async () => {

@@ -13,6 +13,7 @@ export interface ScriptedTool {
   name: string;
   description?: string;
   meta?: Record<string, unknown>;
+  annotations?: Tool['annotations'];
   handler: Handler;
 }
 
@@ -73,6 +74,7 @@ function toTool(tool: ScriptedTool): Tool {
     description: tool.description ?? `the ${tool.name} tool`,
     inputSchema: { type: 'object', properties: {} },
     ...(tool.meta === undefined ? {} : { _meta: tool.meta }),
+    ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
   };
 }
 

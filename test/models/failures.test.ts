@@ -179,7 +179,13 @@ describe.each(CASES)('$name adapter against a failing provider', ({ name, make, 
     server.reply('hang', ok('never'));
     const controller = new AbortController();
     const reason = new Error('step time limit');
-    setTimeout(() => controller.abort(reason), 100);
+    // Aborts once the request has reached the server: an event, not 100 ms a loaded machine may not give.
+    const arrived = setInterval(() => {
+      if (server.seen.length > 0) {
+        clearInterval(arrived);
+        controller.abort(reason);
+      }
+    }, 5);
     const err = await rejection(adapter().complete(HELLO, controller.signal));
     expect(err).toBe(reason);
     expect(server.seen).toHaveLength(1);

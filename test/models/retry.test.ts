@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   AttemptFailure,
   backoffMs,
@@ -184,11 +184,19 @@ describe('withRetry', () => {
 
 describe('realSleep', () => {
   it('resolves early when its signal aborts', async () => {
-    const controller = new AbortController();
-    const started = Date.now();
-    const sleeping = realSleep(10_000, controller.signal);
-    setTimeout(() => controller.abort(), 20);
-    await sleeping;
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // On fake timers: it settles on the abort with no time passing, and leaves no timer behind.
+    vi.useFakeTimers();
+    try {
+      const controller = new AbortController();
+      let settled = false;
+      const sleeping = realSleep(10_000, controller.signal).then(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(9_999);
+      expect(settled).toBe(false);
+      controller.abort();
+      await sleeping;
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

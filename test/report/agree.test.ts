@@ -64,15 +64,16 @@ describe('the sentence and the table', () => {
 
 describe('a verdict', () => {
   it('is no verdict, said in words, when the interval excludes 0 but the exact test does not', async () => {
-    // 4 discordant pairs, all for B: p = 0.125, the interval +17 to +100 points.
+    // 4 discordant pairs, all for B: p = 0.125, the interval +2 to +100 points (Tango's lower
+    // bound with every pair for B is (n - z^2) / (n + z^2) = 0.158541 / 7.841459 = 0.0202).
     writeRun(dir, { passes: [...passes('on', 4, () => [{}]), ...passes('off', 4, () => [{ passed: false }])] });
     const [c] = (await compareRuns(dir)).comparisons;
     const rate = metric(c!, 'step_pass_rate');
     expect(rate).toMatchObject({ verdict: 'unclear', disagreement: 'interval', settleMultiple: null });
-    expect(c!.summary).toContain('step pass rate +100 points (95% CI +17 to +100): the interval excludes 0 but the exact test does not ' +
+    expect(c!.summary).toContain('step pass rate +100 points (95% CI +2 to +100): the interval excludes 0 but the exact test does not ' +
       'reach p < 0.05 (p = 0.13); they disagree at this N, so no verdict');
     const { text } = await compareOutput(dir, undefined, { format: 'table' });
-    expect(text).toMatch(/step pass rate\s+4 step-runs\s+0\/4 0%\s+4\/4 100%\s+\+100 pts \(\+17 to \+100\)\s+0\.13\s+no clear difference: CI and p disagree/);
+    expect(text).toMatch(/step pass rate\s+4 step-runs\s+0\/4 0%\s+4\/4 100%\s+\+100 pts \(\+2 to \+100\)\s+0\.13\s+no clear difference: CI and p disagree/);
   });
 
   it('is better only when the test and the interval both say so', async () => {

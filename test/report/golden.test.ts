@@ -35,7 +35,7 @@ describe('the recorded runs', () => {
   beforeAll(() => (tmp = tempDir()));
   afterAll(() => tmp.remove());
 
-  it('are exactly what the generator writes', () => {
+  it('are exactly what the generator writes', async () => {
     makeRuns(tmp.dir);
     expect(files(tmp.dir)).toEqual(files(RUNS));
     for (const f of files(RUNS)) expect(readFileSync(join(tmp.dir, f), 'utf8'), relative('.', f)).toBe(readFileSync(join(RUNS, f), 'utf8'));
@@ -52,15 +52,12 @@ describe('golden comparison of before and after', () => {
 });
 
 describe('figures against counts taken by hand from test/fixtures/makeRuns.ts', () => {
-  let arms: ComparisonReport;
-  let runs: ComparisonReport;
-  beforeAll(async () => {
-    arms = (await compareOutput(BEFORE, undefined, { format: 'json' })).report;
-    runs = (await compareOutput(BEFORE, AFTER, { format: 'json' })).report;
-  });
+  // Inside each test, not a beforeAll: see test/report/pinned.test.ts.
+  const arms = async (): Promise<ComparisonReport> => (await compareOutput(BEFORE, undefined, { format: 'json' })).report;
+  const runs = async (): Promise<ComparisonReport> => (await compareOutput(BEFORE, AFTER, { format: 'json' })).report;
 
-  it('counts the dead calls and identical repeats of each arm', () => {
-    const [c] = arms.comparisons;
+  it('counts the dead calls and identical repeats of each arm', async () => {
+    const [c] = (await arms()).comparisons;
     // off: the dead browser call is sent 3 times in step 0 of each dead-browser pass: 2 dead calls
     // x 3 passes. on: the 2nd is refused, never sent.
     expect(metric(c!, 'dead_calls')).toMatchObject({ a: { total: 6 }, b: { total: 0 }, pairs: 6, verdict: 'better' });
@@ -71,8 +68,8 @@ describe('figures against counts taken by hand from test/fixtures/makeRuns.ts', 
     expect(metric(c!, 'zero_tool_rounds')).toMatchObject({ a: { total: 1 }, b: { total: 0 } });
   });
 
-  it('counts step passes, leaving the errored one out', () => {
-    const [summary] = arms.summaries;
+  it('counts step passes, leaving the errored one out', async () => {
+    const [summary] = (await arms()).summaries;
     const on = summary!.arms.find((a) => a.arm === 'on')!.overall;
     const off = summary!.arms.find((a) => a.arm === 'off')!.overall;
     // on: 3 dead-browser passes x 2 steps + 3 catalog steps, one errored (pass 1): 8 of 8 decided.
@@ -85,11 +82,11 @@ describe('figures against counts taken by hand from test/fixtures/makeRuns.ts', 
     expect(on.tokens.input.missing).toBe(1);
     expect(on.tokens.output.missing).toBe(2);
     // Paired, the errored step leaves 8 step pairs: off passed 5 of them, on all 8.
-    expect(metric(arms.comparisons[0]!, 'step_pass_rate')).toMatchObject({ pairs: 8, aOnly: 0, bOnly: 3 });
+    expect(metric((await arms()).comparisons[0]!, 'step_pass_rate')).toMatchObject({ pairs: 8, aOnly: 0, bOnly: 3 });
   });
 
   it('pairs only what the runs share and ignores the interrupted pass', async () => {
-    const on = runs.comparisons.find((c) => c.a.arm === 'on')!;
+    const on = (await runs()).comparisons.find((c) => c.a.arm === 'on')!;
     // after/on: dead-browser pass 2 was interrupted (no pass.end, torn line); catalog-config is only in before.
     expect(on.shared).toEqual({ rungs: ['dead-browser'], passes: 2, stepRuns: 4 });
     expect(on.leftOut).toMatchObject({ rungsOnlyInA: ['catalog-config'], rungsOnlyInB: ['sql-insert'], passesOnlyInA: 4, passesOnlyInB: 3 });
@@ -97,6 +94,6 @@ describe('figures against counts taken by hand from test/fixtures/makeRuns.ts', 
     expect(metric(on, 'step_pass_rate')).toMatchObject({ aOnly: 1, bOnly: 0, pairs: 4 });
     const after = await summarizeRun(AFTER);
     expect(after.traces).toMatchObject({ files: 12, passes: 11, incomplete: 1, tornLines: 1 });
-    expect(runs.notes).toContain('B (after): 1 incomplete pass ignored.');
+    expect((await runs()).notes).toContain('B (after): 1 incomplete pass ignored.');
   });
 });

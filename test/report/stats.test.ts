@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mcnemarExact, pairedDifference, pairsMultipleToSettle, passAtK, passHatK, wilson } from '../../src/report/stats.ts';
+import { mcnemarExact, modifiedWilson, pairedDifference, pairsMultipleToSettle, passAtK, passHatK, tangoScore, wilson, Z95 } from '../../src/report/stats.ts';
 import { median, pairedMeanDifference, pairedMedianDifference, seededRandom } from '../../src/report/bootstrap.ts';
 
 describe('wilson', () => {
@@ -24,7 +24,8 @@ describe('wilson', () => {
   it('ends exactly at 1 when every run passed, and below it at the other side', () => {
     const interval = wilson(29, 29);
     expect(interval.upper).toBe(1);
-    expect(interval.lower).toBeCloseTo(1 - wilson(0, 29).upper, 12); // the mirror of 0 of 29
+    // The mirror of 0 of 29, whose upper bound is z^2 / (n + z^2) = 3.841459 / 32.841459.
+    expect(interval.lower).toBeCloseTo(1 - 0.1169698, 7);
   });
 
   it('starts exactly at 0 when none passed', () => {
@@ -68,16 +69,98 @@ describe('mcnemarExact', () => {
   });
 });
 
-describe('pairedDifference', () => {
-  it('estimates B minus A over all pairs and brackets it', () => {
-    const d = pairedDifference(2, 8, 50);
-    expect(d.estimate).toBeCloseTo(0.12, 10);
-    expect(d.lower).toBeLessThan(0.12);
-    expect(d.upper).toBeGreaterThan(0.12);
-    // Agresti-Min by hand: cells +1/2 (8.5 and 2.5), n* = 52: centre 6/52, var (11 - 36/52)/52^2.
-    const half = 1.959964 * Math.sqrt((11 - 36 / 52) / 52 ** 2);
-    expect(d.lower).toBeCloseTo(6 / 52 - half, 6);
-    expect(d.upper).toBeCloseTo(6 / 52 + half, 6);
+describe('modifiedWilson', () => {
+  // Brown, Cai and DasGupta (2001), section 4.1.1: for x = 1..x* (x* = 2 up to n = 50, else 3)
+  // the lower bound is g_x / n, g_x the Poisson mean with P(X >= x) = 5%: g1 = -ln 0.95 =
+  // 0.0512933, g2 = 0.3553615 (solves e^-g (1 + g) = 0.95), g3 = 0.8176914; likewise the upper
+  // bound for failures. Elsewhere it is the score interval.
+  it('uses the Poisson bound for one or two successes up to n = 50', () => {
+    expect(modifiedWilson(1, 29).lower).toBeCloseTo(0.0512933 / 29, 7);
+    expect(modifiedWilson(1, 29).upper).toBeCloseTo(0.1718, 4); // Newcombe's score upper bound, unchanged
+    expect(modifiedWilson(2, 11).lower).toBeCloseTo(0.3553615 / 11, 7);
+    expect(modifiedWilson(3, 40)).toEqual(wilson(3, 40));
+  });
+
+  it('covers a 5% rate with 2 of 11, which the score interval misses', () => {
+    // The grid cell where the plain interval's coverage is 89.8%: 2 of 11 is the commonest miss.
+    expect(wilson(2, 11).lower).toBeCloseTo(0.0514, 4);
+    expect(modifiedWilson(2, 11).lower).toBeLessThan(0.05);
+  });
+
+  it('widens the edge to three successes above n = 50', () => {
+    expect(modifiedWilson(3, 60).lower).toBeCloseTo(0.8176914 / 60, 7);
+    expect(modifiedWilson(4, 60)).toEqual(wilson(4, 60));
+    expect(modifiedWilson(3, 50)).toEqual(wilson(3, 50));
+  });
+
+  it('mirrors at the top and leaves 0 and n alone', () => {
+    expect(modifiedWilson(28, 29).upper).toBeCloseTo(1 - 0.0512933 / 29, 7);
+    expect(modifiedWilson(28, 29).lower).toBeCloseTo(1 - 0.1718, 4);
+    expect(modifiedWilson(57, 60).upper).toBeCloseTo(1 - 0.8176914 / 60, 7);
+    expect(modifiedWilson(0, 29)).toEqual({ lower: 0, upper: wilson(0, 29).upper });
+    expect(modifiedWilson(29, 29).upper).toBe(1);
+    expect(modifiedWilson(0, 0)).toEqual({ lower: 0, upper: 1 });
+  });
+});
+
+/**
+ * An independent oracle for Tango's statistic: the constrained maximum of the multinomial
+ * likelihood found numerically (golden-section search over pA-only = q), not by the closed form.
+ */
+function scoreByHand(aOnly: number, bOnly: number, n: number, d: number): number {
+  const logLik = (q: number): number => {
+    const r = q + d;
+    const rest = 1 - 2 * q - d;
+    return (aOnly ? aOnly * Math.log(q) : 0) + (bOnly ? bOnly * Math.log(r) : 0) + (n - aOnly - bOnly ? (n - aOnly - bOnly) * Math.log(rest) : 0);
+  };
+  let lo = Math.max(0, -d) + 1e-15;
+  let hi = (1 - d) / 2 - 1e-15;
+  const phi = (Math.sqrt(5) - 1) / 2;
+  for (let i = 0; i < 200; i += 1) {
+    const x1 = hi - phi * (hi - lo);
+    const x2 = lo + phi * (hi - lo);
+    if (logLik(x1) < logLik(x2)) lo = x1;
+    else hi = x2;
+  }
+  const q = (lo + hi) / 2;
+  return (bOnly - aOnly - n * d) / Math.sqrt(n * (2 * q + d - d * d));
+}
+
+describe('pairedDifference (Tango score interval)', () => {
+  it('estimates B minus A over all pairs', () => {
+    expect(pairedDifference(2, 8, 50).estimate).toBeCloseTo(0.12, 12);
+  });
+
+  it.each([
+    [2, 8, 50],
+    [1, 0, 4],
+    [0, 3, 8],
+    [7, 1, 21],
+    [5, 15, 40],
+  ])('puts each bound where the score statistic, maximised by hand, is -+z: %i against %i of %i', (aOnly, bOnly, n) => {
+    const d = pairedDifference(aOnly, bOnly, n);
+    expect(scoreByHand(aOnly, bOnly, n, d.lower)).toBeCloseTo(Z95, 5);
+    expect(scoreByHand(aOnly, bOnly, n, d.upper)).toBeCloseTo(-Z95, 5);
+    expect(tangoScore(aOnly, bOnly, n, d.lower)).toBeCloseTo(Z95, 8);
+    expect(d.lower).toBeLessThan(d.estimate);
+    expect(d.upper).toBeGreaterThan(d.estimate);
+  });
+
+  it('is +-z^2 / (n + z^2) with no discordant pair', () => {
+    // With no discordant pair the statistic at d > 0 is -sqrt(n d / (1 - d)): it is -z at
+    // d = z^2 / (n + z^2) = 3.841459 / 13.841459 for n = 10.
+    const d = pairedDifference(0, 0, 10);
+    expect(d.estimate).toBe(0);
+    expect(d.upper).toBeCloseTo(0.2775327, 6);
+    expect(d.lower).toBeCloseTo(-0.2775327, 6);
+  });
+
+  it('ends at -1 or 1 when every pair went one way', () => {
+    expect(pairedDifference(0, 6, 6).upper).toBe(1);
+    expect(pairedDifference(6, 0, 6).lower).toBe(-1);
+    // All n pairs discordant for B: the statistic is sqrt(n (1 - d) / (1 + d)), which is z at
+    // d = (n - z^2) / (n + z^2) = 2.158541 / 9.841459 for n = 6.
+    expect(pairedDifference(0, 6, 6).lower).toBeCloseTo(0.2193314, 6);
   });
 
   it('is symmetric when the arms swap', () => {
@@ -85,6 +168,7 @@ describe('pairedDifference', () => {
     const ba = pairedDifference(8, 2, 50);
     expect(ba.estimate).toBeCloseTo(-ab.estimate, 12);
     expect(ba.lower).toBeCloseTo(-ab.upper, 12);
+    expect(ba.upper).toBeCloseTo(-ab.lower, 12);
   });
 
   it('narrows as the pairs grow at the same rates', () => {
@@ -140,6 +224,16 @@ describe('pass@k and pass^k', () => {
   });
 });
 
+describe('seededRandom', () => {
+  it('is mulberry32: the published first draws for seed 1, and those of seed 42', () => {
+    const one = seededRandom(1);
+    expect(one()).toBe(0.6270739405881613);
+    expect(one()).toBe(0.002735721180215478);
+    const r = seededRandom(42);
+    expect([r(), r(), r()]).toEqual([0.6011037519201636, 0.44829055899754167, 0.8524657934904099]);
+  });
+});
+
 describe('paired median difference', () => {
   it('takes the median of the per-pair differences', () => {
     expect(median([3, 1, 2])).toBe(2);
@@ -154,7 +248,9 @@ describe('paired median difference', () => {
   it('gives the same interval for the same seed and may differ for another', () => {
     const a = [5, 1, 7, 3, 9, 2, 8, 4, 6, 0, 11, 13];
     const b = [1, 4, 2, 8, 5, 7, 3, 9, 0, 6, 2, 3];
-    expect(pairedMedianDifference(a, b, 42)).toEqual(pairedMedianDifference(a, b, 42));
+    // Values from an independent implementation (mulberry32, resampling and the 2.5th/97.5th
+    // percentile positions 49 and 1950 of 2,000, written again from their definitions).
+    expect(pairedMedianDifference(a, b, 42)).toEqual({ estimate: -4, lower: -5.5, upper: 5, pairs: 12 });
     expect(seededRandom(1)()).not.toBe(seededRandom(2)());
   });
 
@@ -186,7 +282,7 @@ describe('paired mean difference', () => {
   it('gives the same interval for the same seed and a point when every pair differs alike', () => {
     const a = [5, 1, 7, 3, 9, 2];
     const b = [1, 4, 2, 8, 5, 7];
-    expect(pairedMeanDifference(a, b, 42)).toEqual(pairedMeanDifference(a, b, 42));
+    expect(pairedMeanDifference(a, b, 42)).toEqual({ estimate: 0, lower: -19 / 6, upper: 3.5, pairs: 6 }); // as above
     expect(pairedMeanDifference([1, 2, 3], [3, 4, 5])).toEqual({ estimate: 2, lower: 2, upper: 2, pairs: 3 });
   });
 

@@ -1,9 +1,10 @@
+import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mostRepeated, runChecks, type StepRecord } from '../../src/rungs/checks.ts';
+import { answerCheckOf, describeCheck, mostRepeated, runChecks, type StepRecord } from '../../src/rungs/checks.ts';
 import type { Check } from '../../src/rungs/schema.ts';
 
 let workspace: string;
@@ -115,8 +116,72 @@ describe('repeat and roster checks', () => {
     expect((await one({ maxRepeats: 2 }, record)).passed).toBe(true);
     expect((await one({ maxRepeats: 1 }, record)).why).toBe('t was repeated 2 time(s) with identical arguments (at most 1)');
   });
+  it('report the tool repeated most, the first of two that tie', () => {
+    const calls = [call('t', 'k1'), call('u', 'k2'), call('t', 'k1'), call('u', 'k2')];
+    expect(mostRepeated(calls)).toEqual({ tool: 't', repeats: 1 });
+    expect(mostRepeated([call('t', 'k1')])).toEqual({ tool: '', repeats: 0 });
+  });
+  it('pass every round offered tools', async () => {
+    expect((await one({ noZeroToolRounds: true }, step({ toolsOfferedPerRound: [5, 5] }))).passed).toBe(true);
+  });
   it('fail a round offered no tools while servers are configured', async () => {
     expect((await one({ noZeroToolRounds: true }, step({ toolsOfferedPerRound: [5, 0, 0] }))).why).toBe('2 round(s) were offered no tools');
     expect((await one({ noZeroToolRounds: true }, step({ toolsOfferedPerRound: [0], serversConfigured: 0 }))).passed).toBe(true);
+  });
+});
+
+describe('every check', () => {
+  it('is named by its kind and value, and a failed one says passed: false', async () => {
+    expect(describeCheck({ called: 'bench__files_read' })).toBe('called "bench__files_read"');
+    expect(await one({ called: 'bench__nothing' })).toEqual({
+      check: 'called "bench__nothing"', passed: false, why: 'bench__nothing was never called',
+    });
+    expect(await one({ answer: { mentions: ['8080'] } })).toEqual({ check: 'answer {"mentions":["8080"]}', passed: true });
+  });
+
+  it('matches mentions whatever their case', async () => {
+    expect((await one({ answer: { mentions: ['PORT', 'The'] } }, step({ answer: 'the port is 8080' }))).passed).toBe(true);
+    expect((await one({ answer: { mentions: ['port'] } }, step({ answer: 'THE PORT IS 8080' }))).passed).toBe(true);
+  });
+
+  it('never change the database: a query that writes fails, and the rows stay', async () => {
+    const result = await one({ sql: { query: "INSERT INTO orders VALUES (2, 'desk') RETURNING id", rows: [[2]] } });
+    expect(result.passed).toBe(false);
+    expect(result.why).toMatch(/^the query failed: attempt to write a readonly database/);
+    expect((await one({ sql: { query: 'SELECT id FROM orders', rows: [[1001]] } })).passed).toBe(true);
+  });
+
+  it('do not make a database that is not there', async () => {
+    const missing = join(workspace, 'none.sqlite');
+    const result = await one({ sql: { query: 'SELECT 1', rows: [[1]] } }, step({ databasePath: missing }));
+    expect(result.why).toMatch(/^the query failed: unable to open database file/);
+    expect(existsSync(missing)).toBe(false);
+  });
+
+  it.runIf(existsSync('/proc/self/fd'))('leave no database open after a query', async () => {
+    await one({ sql: { query: 'SELECT id FROM orders', rows: [[1001]] } });
+    await one({ sql: { query: 'SELECT nonsense', rows: [] } });
+    const open = readdirSync('/proc/self/fd').map((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    });
+    expect(open.filter((target) => target.startsWith(databasePath))).toEqual([]);
+  });
+});
+
+describe('answerCheckOf', () => {
+  it('is undefined for a step with no answer check', () => {
+    expect(answerCheckOf([{ called: 'x' }, { maxRepeats: 1 }])).toBeUndefined();
+  });
+
+  it('passes a text only when every answer check would pass it', () => {
+    const check = answerCheckOf([{ answer: { mentions: ['8080'] } }, { called: 'x' }, { answer: { matches: 'port' } }])!;
+    expect(check('The port is 8080.')).toBe(true);
+    expect(check('It is 8080.')).toBe(false);
+    expect(check('The port is unknown.')).toBe(false);
+    expect(check('')).toBe(false);
   });
 });

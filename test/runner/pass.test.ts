@@ -7,6 +7,8 @@ import { parseRung } from '../../src/rungs/load.ts';
 import { agentFactory } from '../../src/runner/agents.ts';
 import { runPass } from '../../src/runner/pass.ts';
 import { passFileState, readTraceAll } from '../../src/trace/index.ts';
+import { FakeModel } from '../agent/world.ts';
+import type { Reply } from '../agent/world.ts';
 import { removeTempDirs, tempDir } from './helpers.ts';
 
 afterAll(removeTempDirs);
@@ -108,5 +110,73 @@ steps:
     // Step 0 carries the one run's summed ceiling; step 1 its own, announced when it is judged.
     expect(events.filter((e) => e.type === 'step.start').map((e) => (e as { ceiling: number }).ceiling)).toEqual([5, 2]);
     expect(await passFileState(tracePath)).toEqual({ state: 'complete', passed: true });
+  }, 60_000);
+});
+
+/** A rung over the workbench with the steps given as YAML, and an agent that follows `script`. */
+function judged(steps: string, script: (n: number) => Reply, signal?: AbortSignal) {
+  const r = parseRung('r.yaml', `name: r
+description: d
+origin: test
+servers:
+  wb:
+    workbench: {}
+setup:
+  files: { notes/a.txt: "alpha\\n" }
+steps:
+${steps}`);
+  return async (mode: 'steps' | 'oneshot' = 'steps') => {
+    const tempRoot = await tempDir('ladder-pass-');
+    const model = new FakeModel((_request, n) => script(n));
+    const outcome = await runPass({
+      rung: r, id, tracePath: join(tempRoot, 'trace.jsonl'), agent: () => ({ model }), timeFactor: 0.01, mode, tempRoot,
+      ...(signal === undefined ? {} : { signal }),
+    });
+    return { outcome, events: (await readTraceAll(join(tempRoot, 'trace.jsonl'))).events };
+  };
+}
+
+const STEP = (prompt: string, ceiling: number, checks: string) => `  - prompt: ${prompt}
+    ceiling: ${ceiling}
+    checks: ${checks}
+    reference:
+      calls: [{ tool: wb__files_read, args: { path: notes/a.txt } }]
+      answer: it says alpha
+`;
+const read = { name: 'wb__files_read', args: { path: 'notes/a.txt' } };
+
+describe('runPass judging a step', () => {
+  it('fails a step that ended at the ceiling, even when every check passes', async () => {
+    const run = judged(STEP('read it', 1, '[{ called: wb__files_read }]'), () => ({ calls: [read, read] }));
+    const { outcome } = await run();
+    expect(outcome.steps).toEqual([{ step: 0, passed: false, reason: 'ceiling', checks: [{ check: 'called "wb__files_read"', passed: true }] }]);
+    expect(outcome.passed).toBe(false);
+  }, 60_000);
+
+  it('fails a step when one of its checks fails', async () => {
+    const run = judged(STEP('read it', 3, '[{ called: wb__files_read }, { answer: { mentions: [beta] } }]'),
+      (n) => (n === 1 ? { calls: [read] } : { text: 'it says alpha' }));
+    const { outcome } = await run();
+    expect(outcome.steps[0]).toMatchObject({ passed: false, reason: 'answered' });
+    expect(outcome.steps[0]!.checks.map((c) => c.passed)).toEqual([true, false]);
+  }, 60_000);
+
+  it('judges a one-shot run against every step\'s checks', async () => {
+    const run = judged(STEP('read it', 2, '[{ called: wb__files_read }]') + STEP('say it', 2, '[{ answer: { mentions: [beta] } }]'),
+      (n) => (n === 1 ? { calls: [read] } : { text: 'it says alpha' }));
+    const { outcome, events } = await run('oneshot');
+    expect(outcome.steps.map((s) => [s.step, s.passed])).toEqual([[0, true], [1, false]]);
+    expect(events.filter((e) => e.type === 'step.end').map((e) => (e as { step: number }).step)).toEqual([0, 1]);
+  }, 60_000);
+
+  it('leaves an interrupted pass without pass.end, so --resume makes it again', async () => {
+    const stop = new AbortController();
+    const run = judged(STEP('read it', 3, '[{ called: wb__files_read }]'), () => {
+      stop.abort();
+      return { calls: [read] };
+    }, stop.signal);
+    const { outcome, events } = await run();
+    expect(outcome).toMatchObject({ interrupted: true, passed: false });
+    expect(events.map((e) => e.type)).not.toContain('pass.end');
   }, 60_000);
 });

@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { armSlug, canonicalArms, planPasses } from '../../src/runner/plan.ts';
+import { armSlug, canonicalArms, passLabel, planPasses } from '../../src/runner/plan.ts';
 import { formatShard, parseShard, passSeed, RunUsageError } from '../../src/runner/seeds.ts';
 
 const input = { rungs: ['alpha', 'beta', 'gamma'], arms: ['on', 'off'], passes: 3, seed: 7 };
 const id = (p: { rung: string; arm: string; pass: number }) => `${p.rung}/${p.arm}/${p.pass}`;
 
 describe('passSeed', () => {
+  it('is the first 31 bits of sha256("seed\\nrung\\npass")', () => {
+    // sha256 of "7\nalpha\n0" begins ca a1 4d 80; without the top bit, 0x4aa14d80 = 1_252_085_120 (sha256sum by hand).
+    expect(passSeed(7, 'alpha', 0)).toBe(1_252_085_120);
+    expect(passSeed(7, 'alpha', 1)).toBe(635_333_732);
+    expect(passSeed(8, 'alpha', 0)).toBe(950_848_704);
+  });
+
   it('depends on the run seed, the rung and the pass index', () => {
     const base = passSeed(7, 'alpha', 0);
     expect(passSeed(7, 'alpha', 0)).toBe(base);
@@ -22,7 +29,7 @@ describe('planPasses', () => {
     for (const pass of plan) {
       const twin = plan.find((p) => p.rung === pass.rung && p.pass === pass.pass && p.arm !== pass.arm)!;
       expect(twin.seed).toBe(pass.seed);
-      expect(pass.seed).toBe(passSeed(7, pass.rung, pass.pass));
+      if (pass.rung === 'alpha' && pass.pass === 0) expect(pass.seed).toBe(1_252_085_120);
     }
   });
 
@@ -69,7 +76,21 @@ describe('arms and shards as typed', () => {
     expect(() => parseShard(text)).toThrow(`--shard ${text}: expected i/n`);
   });
 
+  it.each(['1/4x', 'x1/4', '0/0', '3/3'])('refuses the shard %j', (text) => {
+    expect(() => parseShard(text)).toThrow(`--shard ${text}: expected i/n with 0 <= i < n, e.g. --shard 0/4`);
+    try {
+      parseShard(text);
+    } catch (error) {
+      expect((error as Error).name).toBe('RunUsageError');
+    }
+  });
+
+  it('labels a pass by rung, arm and index', () => {
+    expect(passLabel({ rung: 'alpha', arm: 'on', armSlug: 'on', pass: 2, seed: 1 })).toBe('alpha on #2');
+  });
+
   it('reads i/n', () => {
+    expect(parseShard(' 12/40 ')).toEqual({ index: 12, count: 40 });
     expect(parseShard('1/4')).toEqual({ index: 1, count: 4 });
     expect(formatShard({ index: 0, count: 2 })).toBe('0/2');
   });

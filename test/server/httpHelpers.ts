@@ -15,7 +15,8 @@ export interface Served extends AsyncDisposable {
   dir: string;
   workbench: Workbench;
   logs: string[];
-  connect(headers?: Record<string, string>): Promise<{ client: Client; listChanged: () => number }>;
+  /** `listChanged` counts tools/list_changed notifications; `nextListChanged` settles at the next one. */
+  connect(headers?: Record<string, string>): Promise<{ client: Client; listChanged: () => number; nextListChanged: () => Promise<void> }>;
 }
 
 export async function served(
@@ -37,12 +38,16 @@ export async function served(
     async connect(headers = {}) {
       const client = new Client({ name: 'ladder-http-test', version: '0.0.0' });
       let changes = 0;
+      let waiters: (() => void)[] = [];
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         changes += 1;
+        for (const wake of waiters) wake();
+        waiters = [];
       });
       await client.connect(new StreamableHTTPClientTransport(new URL(serving.url), { requestInit: { headers } }));
       clients.push(client);
-      return { client, listChanged: () => changes };
+      const nextListChanged = () => new Promise<void>((resolve) => waiters.push(resolve));
+      return { client, listChanged: () => changes, nextListChanged };
     },
     [Symbol.asyncDispose]: async () => {
       await Promise.allSettled(clients.map((client) => client.close()));

@@ -133,23 +133,25 @@ describe('jobs tools', () => {
   });
 });
 
-describe('jobs_wait in real time at a small time factor', () => {
-  it('returns well before the real cap with a legal remainingMs, and a second call completes', async () => {
-    // The 30 s cap lasts 600 ms and the 45 s build 900 ms: 300 ms of slack on either side for
-    // the calls' own overhead, so the build outlasts the first wait and ends inside the second.
-    const timeFactor = 0.02;
-    await using wb = await connected({ timeFactor });
+describe('jobs_wait at a small time factor', () => {
+  it('scales the cap: at 0.02 one call ends 600 ms of the real clock in, and a second call completes', async () => {
+    // The real clock is injected, so a loaded machine cannot stretch it: 600 ms of it are the
+    // 30 s cap, and the 45 s build ends 900 ms after it started.
+    const time = new ManualClock();
+    await using wb = await connected({ clock: time.clock, sleep: time.sleep, timeFactor: 0.02 });
     await wb.call('jobs_start', { kind: 'build' });
-    const startedAt = performance.now();
-    const first = JSON.parse((await wb.call('jobs_wait', { timeoutMs: 120_000, pollIntervalMs: 1_000 })).text);
-    const realMs = performance.now() - startedAt;
-    expect(first.done).toBe(false);
-    expect(realMs).toBeLessThan(60_000 * timeFactor); // under the SDK's 60 s request timeout, scaled
-    expect(Number.isInteger(first.remainingMs)).toBe(true);
-    expect(first.remainingMs).toBeGreaterThanOrEqual(1_000);
-    expect(first.remainingMs).toBeLessThanOrEqual(120_000 - first.waitedMs);
-    const second = JSON.parse((await wb.call('jobs_wait', { timeoutMs: first.remainingMs })).text);
-    expect(second.done).toBe(true);
-    expect(second.outputs['job-1']).toMatch(/^build ok/);
+    let settled = false;
+    const first = wb.call('jobs_wait', { timeoutMs: 120_000, pollIntervalMs: 1_000 }).finally(() => (settled = true));
+    await time.advance(599);
+    expect(settled).toBe(false);
+    await time.advance(1);
+    const reply = JSON.parse((await first).text);
+    expect(reply).toMatchObject({ done: false, waitedMs: 30_000, remainingMs: 90_000 });
+    const second = wb.call('jobs_wait', { timeoutMs: reply.remainingMs });
+    await time.advance(300);
+    const done = JSON.parse((await second).text);
+    expect(done).toMatchObject({ done: true, waitedMs: 15_000 });
+    expect(done.outputs['job-1']).toMatch(/^build ok/);
   });
 });
+

@@ -77,6 +77,24 @@ describe('jobs_wait replies', () => {
   });
 });
 
+describe('jobs_wait on every job', () => {
+  it('waits for a job started while it waits, not only for the jobs there were when it began', async () => {
+    const { time, wb } = await manual();
+    await using _ = wb;
+    await wb.call('jobs_start', { kind: 'lint' });
+    let settled = false;
+    const wait = wb.call('jobs_wait', { timeoutMs: 20_000 }).finally(() => (settled = true));
+    await time.advance(1_000);
+    await wb.call('jobs_start', { kind: 'build' });
+    await time.advance(5_000); // lint is done at 3 s; build is still running
+    expect(settled).toBe(false);
+    await time.advance(14_000);
+    const reply = JSON.parse((await wait).text);
+    expect(reply.done).toBe(false);
+    expect(reply.jobs.map((job: { id: string; status: string }) => [job.id, job.status])).toEqual([['job-1', 'done'], ['job-2', 'running']]);
+  });
+});
+
 describe('jobs_wait on a congested job board (faults.jobReadMs)', () => {
   it('charges slow reads to the wait and still returns the outputs when there is time for them', async () => {
     const { time, wb } = await manual({ jobReadMs: 1_000 });

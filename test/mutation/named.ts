@@ -1,0 +1,652 @@
+// Named behavioural mutations: each breaks one behaviour a benchmark's numbers or a mechanism's
+// contract depends on, the way a developer might, and names the tests that must notice.
+// `npm run mutate:named` (scripts/mutate-named.ts) applies each alone to a scratch copy and
+// fails when one fails no test. The wait-cap rows carry the names its review gave them.
+//
+// An edit is an exact search and replace that must match once: when the code moves, the
+// mutation fails to apply and the battery says so, so this list cannot silently go stale.
+
+export interface NamedMutation {
+  name: string;
+  /** The one file changed, from the repository root. */
+  file: string;
+  edits: readonly { search: string; replace: string }[];
+  /** The behaviour the change breaks. */
+  breaks: string;
+  /** Why a benchmark or a user would suffer from it. */
+  why: string;
+  /** The test files run against it. */
+  tests: readonly string[];
+}
+
+const WAIT = 'src/reliability/boundedWait.ts';
+const JOBS = 'src/server/jobs.ts';
+const WAIT_TESTS = ['test/reliability/boundedWait.test.ts', 'test/server/jobsWait.test.ts', 'test/server/jobs.test.ts', 'test/server/waitCap.test.ts'];
+const DEADLINE = 'const deadline = startedAt + Math.min(timeoutMs, capMs);';
+const REMAINING = 'if (!done && remainingMs >= minTimeoutMs) result.remainingMs = remainingMs;';
+const IN_LOOP_READ = 'const read = await beforeDeadline(() => readList());';
+
+/** The wait cap (DESIGN.md "Cap"), in the rows its review named and the rounds after. */
+const WAIT_CAP: NamedMutation[] = [
+  {
+    name: 'no cap (the bug)', file: WAIT, edits: [{ search: DEADLINE, replace: 'const deadline = startedAt + timeoutMs;' }],
+    breaks: 'one call waits as long as timeoutMs asks', why: 'a reply that outlives the client timeout is lost with all it learnt', tests: WAIT_TESTS,
+  },
+  {
+    name: 'cap a short wait too', file: WAIT, edits: [{ search: DEADLINE, replace: 'const deadline = startedAt + capMs;' }],
+    breaks: 'a timeout inside the cap waits the whole cap', why: 'an ordinary short wait would overrun what the caller asked for', tests: WAIT_TESTS,
+  },
+  {
+    name: 'cap only above 150 s', file: WAIT,
+    edits: [{ search: DEADLINE, replace: 'const deadline = startedAt + (timeoutMs > 150_000 ? capMs : timeoutMs);' }],
+    breaks: 'the 100 s retry from the incident is not capped', why: 'the exact wait that was lost would be lost again', tests: WAIT_TESTS,
+  },
+  {
+    name: 'cap back to 90 s', file: WAIT, edits: [{ search: 'export const WAIT_CAP_MS = 30_000;', replace: 'export const WAIT_CAP_MS = 90_000;' }],
+    breaks: 'the cap sits above the SDK\'s 60 s default request timeout', why: 'a client on defaults would lose every capped reply', tests: WAIT_TESTS,
+  },
+  {
+    name: 'never report the cap', file: WAIT, edits: [{ search: REMAINING, replace: '' }],
+    breaks: 'a cut-short wait gives no remainingMs', why: 'the caller cannot tell "call again" from "your budget is spent"', tests: WAIT_TESTS,
+  },
+  {
+    name: 'report the cap when the run completed', file: WAIT,
+    edits: [{ search: REMAINING, replace: 'if (remainingMs >= minTimeoutMs) result.remainingMs = remainingMs;' }],
+    breaks: 'a finished wait still says how much is left', why: 'it invites a second wait for jobs that are already done', tests: WAIT_TESTS,
+  },
+  {
+    name: 'remainingMs below the schema minimum', file: WAIT, edits: [{ search: REMAINING, replace: 'if (!done) result.remainingMs = remainingMs;' }],
+    breaks: 'remainingMs can be below the minimum timeoutMs', why: 'following the reply literally gets a validation error', tests: WAIT_TESTS,
+  },
+  {
+    name: 'remainingMs clamped up to the minimum', file: WAIT,
+    edits: [{ search: REMAINING, replace: 'if (!done) result.remainingMs = Math.max(remainingMs, minTimeoutMs);' }],
+    breaks: 'a spent budget is rounded up to a second', why: 'it grants budget the caller never had', tests: WAIT_TESTS,
+  },
+  {
+    name: 'remainingMs reports the cap', file: WAIT,
+    edits: [{ search: 'const remainingMs = timeoutMs - elapsedMs;', replace: 'const remainingMs = capMs;' }],
+    breaks: 'remainingMs is the cap, not what is left', why: 'the caller re-waits a budget it already spent', tests: WAIT_TESTS,
+  },
+  {
+    name: 'unclamped sleep', file: WAIT,
+    edits: [{ search: 'sleep(Math.min(pollIntervalMs, spareMs), signal)', replace: 'sleep(pollIntervalMs, signal)' }],
+    breaks: 'a poll sleep runs past the reserve', why: 'the last poll lands after the point the final read needed', tests: WAIT_TESTS,
+  },
+  {
+    name: 'in-loop list not raced', file: WAIT,
+    edits: [{ search: IN_LOOP_READ, replace: 'const read = polls === 0 ? await beforeDeadline(() => readList()) : { value: await readList() };' }],
+    breaks: 'a read after the first is awaited past the deadline', why: 'a reader that is fast and then stalls holds the reply open (needs a fast-then-stalling reader to show)', tests: WAIT_TESTS,
+  },
+  {
+    name: 'first list not raced', file: WAIT,
+    edits: [{ search: IN_LOOP_READ, replace: 'const read = polls > 0 ? await beforeDeadline(() => readList()) : { value: await readList() };' }],
+    breaks: 'the first read is awaited past the deadline', why: 'a congested reader holds the whole reply', tests: WAIT_TESTS,
+  },
+  {
+    name: 'final read not raced', file: WAIT,
+    edits: [{ search: '? await beforeDeadline(() => readOutputs(lastList))', replace: '? { value: await readOutputs(lastList) }' }],
+    breaks: 'the final read is awaited past the deadline', why: 'the reply waits on the slowest read of all', tests: WAIT_TESTS,
+  },
+  {
+    name: 'deadline made after the first read', file: WAIT,
+    edits: [
+      { search: DEADLINE, replace: 'let deadline = Infinity;' },
+      { search: IN_LOOP_READ, replace: `${IN_LOOP_READ}\n    if (polls === 0) deadline = clock() + Math.min(timeoutMs, capMs);` },
+    ],
+    breaks: 'the first read is not counted against the window', why: 'a slow first read pushes the reply past the cap', tests: WAIT_TESTS,
+  },
+  {
+    name: 'no read reserve (poll to the deadline)', file: WAIT,
+    edits: [{ search: 'const spareMs = deadline - clock() - 2 * reserveMs;', replace: 'const spareMs = deadline - clock();' }],
+    breaks: 'polling continues with no time kept for the final read', why: 'a congested reader leaves no outputs, or no reply', tests: WAIT_TESTS,
+  },
+  {
+    name: 'final read started without its reserve', file: WAIT,
+    edits: [{ search: 'lastList !== null && deadline - clock() >= reserveMs', replace: 'lastList !== null' }],
+    breaks: 'the final read starts when it cannot finish', why: 'the reply is held for a read that will be dropped anyway', tests: WAIT_TESTS,
+  },
+  {
+    name: 'an unread list reads as done', file: WAIT,
+    edits: [{ search: '  const elapsedMs = clock() - startedAt;', replace: '  if (list === null) done = isDone([]);\n  const elapsedMs = clock() - startedAt;' }],
+    breaks: 'a wait that never read the list reports done', why: 'the false completion this tool exists to prevent', tests: WAIT_TESTS,
+  },
+  {
+    name: 'outputsUnavailable never reported', file: WAIT,
+    edits: [{ search: 'if (outputs === null) result.outputsUnavailable = true;\n  else result.outputs = outputs.value;', replace: 'if (outputs !== null) result.outputs = outputs.value;' }],
+    breaks: 'missing outputs look like no outputs', why: 'the caller cannot tell a cut-short read from jobs with nothing to say', tests: WAIT_TESTS,
+  },
+  {
+    name: 'agentsUnavailable never reported', file: WAIT,
+    edits: [{ search: 'if (list === null) result.agentsUnavailable = true;', replace: '' }],
+    breaks: 'an unread list is not flagged', why: 'a null list reads as an empty one to a caller', tests: WAIT_TESTS,
+  },
+  {
+    name: 'drop the cap from the description', file: JOBS,
+    edits: [{ search: '        capText +\n', replace: '' }],
+    breaks: 'the tool description does not say one call stops at 30 s', why: 'a cap the agent discovers only by being capped keeps surprising it', tests: WAIT_TESTS,
+  },
+  {
+    name: 'description says minutes', file: JOBS,
+    edits: [{ search: 'stops waiting after ${capSeconds} s even', replace: 'stops waiting after ${capSeconds} minutes even' }],
+    breaks: 'the description gives the cap in the wrong unit', why: 'an agent sizes its timeout from the description', tests: WAIT_TESTS,
+  },
+  {
+    name: 'description drops the call-again instruction', file: JOBS,
+    edits: [{ search: 'and you should call jobs_wait again with timeoutMs set to remainingMs. ', replace: '' }],
+    breaks: 'the description does not say how to go on after the cap', why: 'the agent concludes the jobs are stuck', tests: WAIT_TESTS,
+  },
+  {
+    name: 'scope applied once', file: JOBS,
+    edits: [
+      { search: 'jobs.views(jobIds); // Unknown ids fail now, not after a wait.', replace: 'const scope = jobs.views(jobIds).map((job) => job.id);' },
+      { search: 'readList: () => boardRead(() => jobs.views(jobIds)),', replace: 'readList: () => boardRead(() => jobs.views(scope)),' },
+    ],
+    breaks: 'a wait on every job misses a job started while it waits', why: 'done is reported while a job the caller started is still running', tests: WAIT_TESTS,
+  },
+  {
+    name: 'cap off ignored by the workbench', file: JOBS,
+    edits: [{ search: 'capMs: capped ? WAIT_CAP_MS : MAX_TIMEOUT_MS,', replace: 'capMs: WAIT_CAP_MS,' }],
+    breaks: 'the off arm still caps the wait', why: 'the two arms would not differ on the cap they are compared on', tests: WAIT_TESTS,
+  },
+];
+
+
+const BREAKER = 'src/reliability/turnBreaker.ts';
+const CIRCUIT = 'src/reliability/serverCircuit.ts';
+const REPEATS = 'src/reliability/repeats.ts';
+const ROSTER = 'src/reliability/roster.ts';
+const LANE = 'src/lane/lane.ts';
+const BREAKER_TESTS = ['test/reliability/turnBreaker.test.ts', 'test/lane/breaker.test.ts'];
+const CIRCUIT_TESTS = ['test/reliability/serverCircuit.test.ts', 'test/lane/breaker.test.ts'];
+const REPEAT_TESTS = ['test/reliability/repeats.test.ts', 'test/lane/calls.test.ts'];
+const ROSTER_TESTS = ['test/reliability/roster.test.ts', 'test/reliability/naming.test.ts', 'test/lane/roster.test.ts'];
+const CIRCUIT_REFUSAL = '`server ${server} unavailable since ${since} after ${failures}, retry after ${seconds} s`';
+
+/** The other mechanisms, each contract of DESIGN.md "Reliability contracts" broken once. */
+const MECHANISMS: NamedMutation[] = [
+  {
+    name: 'breaker keyed on the tool by default', file: BREAKER, edits: [{ search: "this.#byTool = key === 'tool';", replace: 'this.#byTool = true;' }],
+    breaks: 'a corrected call is refused after its tool failed once', why: 'a model loses the recovery it is entitled to make', tests: BREAKER_TESTS,
+  },
+  {
+    name: 'a failed call is not remembered', file: BREAKER,
+    edits: [{ search: 'this.#failures.set(slot, { turn: this.#turn, round, error });', replace: '' }],
+    breaks: 'an identical call that failed is sent again in the same turn', why: 'the dead tool re-sent six times in one turn', tests: BREAKER_TESTS,
+  },
+  {
+    name: 'breaker remembers across turns', file: BREAKER, edits: [{ search: '    this.#failures.clear();\n', replace: '' }],
+    breaks: 'a call that failed in an earlier turn is refused in this one', why: 'a recovered tool stays refused for the whole pass', tests: BREAKER_TESTS,
+  },
+  {
+    name: 'refusal keeps the last failure', file: BREAKER, edits: [{ search: '    if (this.#failures.has(slot)) return;\n', replace: '' }],
+    breaks: 'the refusal names the latest failure, not the first', why: 'the model is told the wrong round', tests: BREAKER_TESTS,
+  },
+  {
+    name: 'refusal without the round it failed at', file: BREAKER,
+    edits: [{ search: 'failed at ${round} with the error above.', replace: 'failed earlier with the error above.' }],
+    breaks: 'the refusal does not say when the call failed', why: 'the model cannot find the failure it is pointed at', tests: BREAKER_TESTS,
+  },
+  {
+    name: 'refusal without the recorded error', file: BREAKER,
+    edits: [{ search: 'text: `${failure.error}\\n${line}`', replace: 'text: line' }],
+    breaks: 'the model gets no error back for a refused call', why: 'a refusal with no reason reads as a broken harness', tests: BREAKER_TESTS,
+  },
+  {
+    name: 'circuit never opens', file: CIRCUIT,
+    edits: [{ search: 'const opens = failedAt.length >= this.#threshold;', replace: 'const opens = false;' }],
+    breaks: 'a server that only fails is called every turn', why: 'every turn rediscovers the same outage', tests: CIRCUIT_TESTS,
+  },
+  {
+    name: 'circuit opens one failure early', file: CIRCUIT,
+    edits: [{ search: 'const opens = failedAt.length >= this.#threshold;', replace: 'const opens = failedAt.length >= this.#threshold - 1;' }],
+    breaks: 'two failures open the circuit', why: 'a server with one bad call is cut off', tests: CIRCUIT_TESTS,
+  },
+  {
+    name: 'old failures never leave the window', file: CIRCUIT,
+    edits: [{ search: 'while (now - failedAt[0]! > this.#windowMs) failedAt.shift();', replace: '' }],
+    breaks: 'failures an hour apart open the circuit', why: 'a server that fails now and then is cut off', tests: CIRCUIT_TESTS,
+  },
+  {
+    name: 'no cool-down before the probe', file: CIRCUIT,
+    edits: [{ search: 'now >= circuit.openedAt + this.#coolDownMs', replace: 'now >= circuit.openedAt' }],
+    breaks: 'an open circuit lets the next call through at once', why: 'the circuit never saves a round trip', tests: CIRCUIT_TESTS,
+  },
+  {
+    name: 'half-open lets every call through', file: CIRCUIT,
+    edits: [{ search: 'if (circuit.value === CircuitState.Open && now >= circuit.openedAt + this.#coolDownMs) {', replace: 'if (now >= circuit.openedAt + this.#coolDownMs) {' }],
+    breaks: 'more than one probe goes to a server after the cool-down', why: 'a dead server gets a burst instead of one probe', tests: CIRCUIT_TESTS,
+  },
+  {
+    name: 'a success does not close the circuit', file: CIRCUIT,
+    edits: [{ search: '    this.#circuits.delete(server);\n', replace: '' }],
+    breaks: 'a server that recovered stays open', why: 'its tools stay unavailable after a good probe', tests: CIRCUIT_TESTS,
+  },
+  {
+    name: 'a failed probe does not re-open', file: CIRCUIT,
+    edits: [{ search: 'this.#circuits.set(server, this.#open(now, circuit.failures + 1));', replace: 'this.#circuits.set(server, { ...circuit, failures: circuit.failures + 1 });' }],
+    breaks: 'the cool-down is not restarted by a failed probe', why: 'a dead server is probed on the old schedule', tests: CIRCUIT_TESTS,
+  },
+  {
+    name: 'unavailable without when to retry', file: CIRCUIT,
+    edits: [{ search: CIRCUIT_REFUSAL, replace: '`server ${server} unavailable since ${since} after ${failures}`' }],
+    breaks: 'the model is not told when the server may be back', why: 'DESIGN.md: the model is told why a call was not made', tests: CIRCUIT_TESTS,
+  },
+  {
+    name: 'short-circuit from the 2nd identical call', file: REPEATS, edits: [{ search: 'const DEFAULT_THRESHOLD = 3;', replace: 'const DEFAULT_THRESHOLD = 2;' }],
+    breaks: 'a legitimate re-ask is answered short', why: 'one re-check after an edit is normal; the 3rd is the fixed point', tests: REPEAT_TESTS,
+  },
+  {
+    name: 'short-circuit from the 4th identical call', file: REPEATS, edits: [{ search: 'const DEFAULT_THRESHOLD = 3;', replace: 'const DEFAULT_THRESHOLD = 4;' }],
+    breaks: 'the 3rd identical call gets the full answer again', why: 'the stuck model is fed one more copy of the same block', tests: REPEAT_TESTS,
+  },
+  {
+    name: 'non-deterministic tool short-circuited', file: REPEATS,
+    edits: [{ search: ' || !this.#isDeterministic(tool)', replace: '' }],
+    breaks: 'a poll of logs or files is answered short', why: 'a legitimate poll gets a stale pointer instead of news', tests: REPEAT_TESTS,
+  },
+  {
+    name: 'short answer carries advice', file: REPEATS,
+    edits: [{ search: 'asked ${count} times.`;', replace: 'asked ${count} times. Try another tool.`;' }],
+    breaks: 'the short answer nudges the model', why: 'the benchmark would measure the nudge, not the model', tests: REPEAT_TESTS,
+  },
+  {
+    name: 'short answer does not say where the full one is', file: REPEATS,
+    edits: [{ search: '`Identical to the answer at turn ${turn}, round ${round}; asked ${count} times.`', replace: '`Identical to an earlier answer; asked ${count} times.`' }],
+    breaks: 'the model cannot find the full answer', why: 'a legitimate re-read is left empty-handed', tests: REPEAT_TESTS,
+  },
+  {
+    name: 'pointer moves to the latest answer', file: REPEATS, edits: [{ search: 'record.answer ??= { turn, round };', replace: 'record.answer = { turn, round };' }],
+    breaks: 'the pointer names a later answer than the first full one', why: 'it can point at a short answer, not the full one', tests: REPEAT_TESTS,
+  },
+  {
+    name: 'readOnlyHint read as deterministic', file: LANE,
+    edits: [{ search: "this.#hints.set(offered.name, offered.tool._meta?.['ladder/deterministic'] === true);",
+      replace: "this.#hints.set(offered.name, offered.tool._meta?.['ladder/deterministic'] === true || offered.tool.annotations?.readOnlyHint === true);" }],
+    breaks: 'a read-only tool (logs, files) is treated as deterministic', why: 'read-only is not same-input-same-output: polls would be answered short', tests: ['test/lane/calls.test.ts'],
+  },
+  {
+    name: 'server hints trusted without the config', file: LANE,
+    edits: [{ search: '(options.trustServerHints === true && this.#hints.get(name) === true)', replace: 'this.#hints.get(name) === true' }],
+    breaks: 'a server declares its own tools deterministic unasked', why: 'the rung, not the server, decides what is short-circuited', tests: ['test/lane/calls.test.ts'],
+  },
+  {
+    name: 'roster TTL never expires', file: ROSTER,
+    edits: [{ search: 'return entry.stale || now - entry.listedAt >= this.#ttlMs;', replace: 'return entry.stale;' }],
+    breaks: 'a server is never re-listed without list_changed', why: 'a changed tool surface goes unseen for the whole run', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'list_changed ignored', file: LANE,
+    edits: [{ search: 'onToolListChanged: () => lane && lane.#roster?.markStale(name)', replace: 'onToolListChanged: () => undefined' }],
+    breaks: 'a server that announces a change is not re-listed', why: 'the model keeps the old tool list for an hour', tests: ['test/lane/roster.test.ts'],
+  },
+  {
+    name: 'a failed listing drops the cached tools', file: ROSTER,
+    edits: [{ search: '    entry.failures += 1;\n', replace: '    entry.failures += 1;\n    entry.tools = [];\n' }],
+    breaks: 'a turn is offered no tools while a server had some', why: 'the zero-tool rounds of the incident, which no model can answer', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'no back-off after a failed listing', file: ROSTER,
+    edits: [{ search: '      if (now < entry.retryAt) return false;\n', replace: '' }],
+    breaks: 'a failing server is re-listed every turn', why: 'every turn pays for a listing that keeps failing', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'back-off not capped', file: ROSTER,
+    edits: [{ search: 'Math.min(this.#backoffMaxMs, this.#backoffBaseMs * 2 ** (entry.failures - 1))', replace: 'this.#backoffBaseMs * 2 ** (entry.failures - 1)' }],
+    breaks: 'a server down for long is hardly ever tried again', why: 'its recovery goes unnoticed for hours', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'warm and backing-off turns read alike', file: ROSTER,
+    edits: [{ search: 'unavailable: this.#servers.length - registered.length,', replace: 'unavailable: 0,' }],
+    breaks: 'registered + unavailable no longer equals configured', why: 'telemetry cannot tell a warm cache from one backing off', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'cached counts servers reached', file: ROSTER,
+    edits: [{ search: 'cached: registered.filter((server) => !reachedThisTurn.has(server)).length,', replace: 'cached: registered.length,' }],
+    breaks: 'a server listed this turn counts as cached', why: 'the counters say no round trip was made when one was', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'refresh offered on an empty roster', file: ROSTER, edits: [{ search: 'refreshOffered: tools.length > 0', replace: 'refreshOffered: true' }],
+    breaks: 'the no-tool configuration is offered a tool', why: 'a capability claim with nothing behind it', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'refresh on an empty roster marks servers', file: ROSTER, edits: [{ search: 'if (turn.tools.length === 0) {', replace: 'if (false) {' }],
+    breaks: 'a refresh with no tool list claims to have done something', why: 'the model is told a list will change that it never had', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'refresh says the list already changed', file: ROSTER,
+    edits: [{ search: "'This turn still sees the tool list it started with; any change shows up only in the next turn.'", replace: "'The tool list is up to date now.'" }],
+    breaks: 'the refresh result implies the change is visible now', why: 'the model tells a user a tool is there before it can see it', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'refresh description promises this turn', file: ROSTER,
+    edits: [{ search: "'in this turn: this turn keeps the tool list it started with, and the next turn starts ' +", replace: "'in this turn until the listing arrives, which can be at once, and the next turn starts ' +" }],
+    breaks: 'the refresh tool description no longer says the turn keeps its list', why: 'the model picks the tool expecting an immediate change', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'collision not fatal', file: ROSTER, edits: [{ search: '    assertUniqueNames(tools);\n', replace: '' }],
+    breaks: 'two tools with one name are both offered', why: 'one of them silently loses every call', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'harness name not reserved', file: 'src/reliability/naming.ts', edits: [{ search: 'if (server === HARNESS_SERVER) {', replace: 'if (false) {' }],
+    breaks: 'a server may be called harness', why: 'its tools could take the harness tool\'s name', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'server names allow underscores', file: 'src/reliability/naming.ts', edits: [{ search: 'const SERVER_NAME = /^[a-z0-9-]+$/;', replace: 'const SERVER_NAME = /^[a-z0-9_-]+$/;' }],
+    breaks: 'a server name can contain the separator', why: 'two servers could qualify to one tool name', tests: ROSTER_TESTS,
+  },
+  {
+    name: 'nextCursor not followed', file: 'src/lane/listing.ts', edits: [{ search: 'cursor = result.nextCursor;', replace: 'cursor = undefined;' }],
+    breaks: 'only the first page of tools is offered', why: 'a large server loses most of its tools', tests: ['test/lane/roster.test.ts'],
+  },
+  {
+    name: 'pages past 64 followed', file: 'src/lane/listing.ts', edits: [{ search: 'page < MAX_LIST_PAGES', replace: 'page < 10 * MAX_LIST_PAGES' }],
+    breaks: 'a server that never ends its cursor is listed for ever', why: 'one bad server stalls every turn', tests: ['test/lane/roster.test.ts'],
+  },
+  {
+    name: 'call keys not sorted', file: 'src/reliability/callKey.ts', edits: [{ search: 'const names = Object.keys(record).sort();', replace: 'const names = Object.keys(record);' }],
+    breaks: 'the same arguments in another order are another call', why: 'the breaker and the repeat count miss reordered repeats', tests: ['test/reliability/callKey.test.ts', 'test/lane/calls.test.ts'],
+  },
+  {
+    name: 'no explicit call timeout', file: LANE,
+    edits: [{ search: '      timeout: this.#options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,\n', replace: '' }],
+    breaks: 'a call falls back to the SDK\'s 60 s default', why: 'the timeout is not sized to the wait cap', tests: ['test/lane/calls.test.ts'],
+  },
+  {
+    name: 'no maxTotalTimeout', file: LANE,
+    edits: [{ search: '      maxTotalTimeout: this.#options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,\n', replace: '' }],
+    breaks: 'a call that keeps reporting progress never times out', why: 'one chatty tool holds the step to its time limit', tests: ['test/lane/calls.test.ts'],
+  },
+  {
+    name: 'progress does not reset the timeout', file: LANE,
+    edits: [{ search: '      resetTimeoutOnProgress: true,\n', replace: '      resetTimeoutOnProgress: false,\n' }],
+    breaks: 'a long call that reports progress times out', why: 'a wait past 60 s is cut even while it is alive', tests: ['test/lane/calls.test.ts'],
+  },
+  {
+    name: 'a timeout does not say the tool may still run', file: 'src/lane/text.ts',
+    edits: [{ search: "    'The tool may still be running on the server, so what it does may still happen.'", replace: "    'The call failed.'" }],
+    breaks: 'a timed-out call reads as a failure', why: 'the model repeats a side effect that may still happen', tests: ['test/lane/calls.test.ts'],
+  },
+];
+
+const CHECKS = 'src/rungs/checks.ts';
+const CHECK_TESTS = ['test/rungs/checks.test.ts'];
+const PLAN_TESTS = ['test/runner/plan.test.ts'];
+const REPORT_TESTS = ['test/report/stats.test.ts', 'test/report/summary.test.ts', 'test/report/compare.test.ts', 'test/report/pinned.test.ts'];
+const STATS_TESTS = [...REPORT_TESTS, 'test/report/simulation.test.ts'];
+const PUSH = 'for (const arm of input.arms) plan.push({ rung, arm, armSlug: armSlug(arm), pass, seed });';
+const AGRESTI_MIN = '((): { estimate: number; lower: number; upper: number } => { const m = n + 2; const c = (bOnly - aOnly) / m; ' +
+  'const h = 1.959964 * Math.sqrt((aOnly + bOnly + 1 - (bOnly - aOnly) ** 2 / m) / (m * m)); ' +
+  'return { estimate: (bOnly - aOnly) / n, lower: Math.max(-1, c - h), upper: Math.min(1, c + h) }; })()';
+
+/** What decides a benchmark's numbers: the checks, the runner's plan and clock, the statistics. */
+const NUMBERS: NamedMutation[] = [
+  {
+    name: 'maxRepeats counts the first call', file: CHECKS,
+    edits: [{ search: 'if (n - 1 > worst.repeats) worst = { tool, repeats: n - 1 };', replace: 'if (n > worst.repeats) worst = { tool, repeats: n };' }],
+    breaks: 'two identical calls count as two repeats', why: 'a step within its repeat budget fails its check', tests: CHECK_TESTS,
+  },
+  {
+    name: 'answer match case-sensitive', file: CHECKS, edits: [{ search: "new RegExp(matches, 'i')", replace: 'new RegExp(matches)' }],
+    breaks: '"Port is" fails a check for "port is"', why: 'a right answer is scored wrong for its capitals', tests: CHECK_TESTS,
+  },
+  {
+    name: 'a refused call is not called', file: CHECKS,
+    edits: [{ search: 'step.calls.some((c) => c.tool === check.called)', replace: "step.calls.some((c) => c.tool === check.called && c.outcome === 'ok')" }],
+    breaks: 'a call the breaker refused fails a called check', why: 'the arm with the breaker on is scored down for what the model did right', tests: CHECK_TESTS,
+  },
+  {
+    name: 'zero-tool check with no servers configured', file: CHECKS,
+    edits: [{ search: 'step.serversConfigured === 0 || zero === 0', replace: 'zero === 0' }],
+    breaks: 'a rung with no servers fails noZeroToolRounds', why: 'a round with nothing to offer is not a harness fault', tests: CHECK_TESTS,
+  },
+  {
+    name: 'file check reads outside the workspace', file: CHECKS,
+    edits: [{ search: "return rel.startsWith('..') || isAbsolute(rel) ? undefined : full;", replace: 'return full;' }],
+    breaks: 'a check passes on a file outside the pass\'s folder', why: 'one pass could pass on another\'s work', tests: CHECK_TESTS,
+  },
+  {
+    name: 'time-to-answer from any answer check', file: CHECKS,
+    edits: [{ search: 'return (text) => answers.every((check) => answerWhy(check, text) === undefined);', replace: 'return (text) => answers.some((check) => answerWhy(check, text) === undefined);' }],
+    breaks: 'an answer that passes one of two answer checks counts as correct', why: 'time-to-answer starts before a correct answer existed', tests: CHECK_TESTS,
+  },
+  {
+    name: 'arms not interleaved', file: 'src/runner/plan.ts',
+    edits: [{ search: '  return plan;\n}', replace: '  return input.arms.flatMap((arm) => plan.filter((p) => p.arm === arm));\n}' }],
+    breaks: 'every pass of one arm runs before the other arm starts', why: 'drift in a provider or the machine lands on one arm only', tests: PLAN_TESTS,
+  },
+  {
+    name: 'the seed depends on the arm', file: 'src/runner/plan.ts',
+    edits: [{ search: PUSH, replace: 'for (const arm of input.arms) plan.push({ rung, arm, armSlug: armSlug(arm), pass, seed: passSeed(input.seed, `${rung}/${arm}`, pass) });' }],
+    breaks: 'pass i of two arms meets different faults', why: 'the pairing the paired statistics assume is gone', tests: PLAN_TESTS,
+  },
+  {
+    name: 'the seed ignores the pass index', file: 'src/runner/seeds.ts',
+    edits: [{ search: '.update(`${runSeed}\\n${rung}\\n${pass}`)', replace: '.update(`${runSeed}\\n${rung}`)' }],
+    breaks: 'every pass of a rung meets the same faults', why: 'ten passes measure one draw ten times', tests: PLAN_TESTS,
+  },
+  {
+    name: 'a shard splits the arms of a pass', file: 'src/runner/plan.ts',
+    edits: [
+      { search: 'const mine = input.shard === undefined || unit % input.shard.count === input.shard.index;', replace: 'const mine = true;' },
+      { search: PUSH, replace: 'for (const [i, arm] of input.arms.entries()) if (input.shard === undefined || (unit + i) % input.shard.count === input.shard.index) plan.push({ rung, arm, armSlug: armSlug(arm), pass, seed });' },
+    ],
+    breaks: 'the two halves of a pair run on different machines', why: 'a pair no longer differs only by its arm', tests: PLAN_TESTS,
+  },
+  {
+    name: 'no floor under a scaled time limit', file: 'src/runner/timing.ts',
+    edits: [{ search: 'Math.max(MIN_STEP_TIME_LIMIT_MS, Math.round(timeLimitS * 1000 * timeFactor))', replace: 'Math.round(timeLimitS * 1000 * timeFactor)' }],
+    breaks: 'at --time-factor 0.01 a step has a second to run', why: 'model rounds do not get faster: every step would end at its limit', tests: ['test/runner/timing.test.ts'],
+  },
+  {
+    name: 'call timeout not scaled', file: 'src/runner/timing.ts',
+    edits: [{ search: 'Math.round(DEFAULT_CALL_TIMEOUT_MS * timeFactor)', replace: 'DEFAULT_CALL_TIMEOUT_MS' }],
+    breaks: 'a fast run keeps the 60 s call timeout', why: 'the off arm\'s timeouts no longer fall where the rung\'s shape puts them', tests: ['test/runner/timing.test.ts'],
+  },
+  {
+    name: 'step limit not raced', file: 'src/agent/limits.ts', edits: [{ search: "      this.signal.addEventListener('abort', onAbort, { once: true });\n", replace: '' }],
+    breaks: 'a tool call that never answers holds the step past its limit', why: 'one hung call stalls the whole run', tests: ['test/agent/limits.test.ts'],
+  },
+  {
+    name: 'an interrupt reads as a time limit', file: 'src/agent/limits.ts', edits: [{ search: "    if (this.#interrupt?.aborted === true) return 'interrupted';\n", replace: '' }],
+    breaks: 'Ctrl-C ends a step as time_limit', why: 'an interrupted pass is scored as a failure instead of made again', tests: ['test/agent/limits.test.ts'],
+  },
+  {
+    name: 'pass rate interval without the edge correction', file: 'src/report/metrics.ts',
+    edits: [
+      { search: "import { modifiedWilson, passAtK, passHatK } from './stats.ts';", replace: "import { wilson as modifiedWilson, passAtK, passHatK } from './stats.ts';" },
+    ],
+    breaks: 'the plain score interval: 89.8% coverage at 5% over 11 step-runs', why: 'a published interval that covers less than it says', tests: STATS_TESTS,
+  },
+  {
+    name: 'Agresti-Min interval for the paired difference', file: 'src/report/paired.ts',
+    edits: [{ search: 'pairedDifference(aOnly, bOnly, n)', replace: AGRESTI_MIN }],
+    breaks: 'the paired interval falls to 86% coverage with correlated arms', why: 'a difference is called clear of noise when it is not', tests: STATS_TESTS,
+  },
+  {
+    name: 'McNemar one-sided', file: 'src/report/stats.ts', edits: [{ search: 'return Math.min(1, 2 * tail);', replace: 'return Math.min(1, tail);' }],
+    breaks: 'p-values halve: equal arms are called different up to 10% of the time', why: 'a false "B better" on a tie', tests: STATS_TESTS,
+  },
+  {
+    name: 'significance at 10%', file: 'src/report/paired.ts', edits: [{ search: 'export const SIGNIFICANCE = 0.05;', replace: 'export const SIGNIFICANCE = 0.1;' }],
+    breaks: 'verdicts at the 90% level', why: 'the report says 95% and means 90%', tests: STATS_TESTS,
+  },
+  {
+    name: 'pass@k from the pass rate', file: 'src/report/stats.ts',
+    edits: [{ search: '  return 1 - ratio;\n}', replace: '  return 1 - (1 - c / n) ** k;\n}' }],
+    breaks: 'pass@k is estimated by plugging in c/n', why: 'the plug-in estimate is biased down at small n', tests: STATS_TESTS,
+  },
+  {
+    name: 'pass^k drawn with replacement', file: 'src/report/stats.ts',
+    edits: [{ search: '  return Math.max(0, ratio);\n}', replace: '  return (c / n) ** k;\n}' }],
+    breaks: 'pass^k is estimated by (c/n)^k', why: 'biased up: a flaky agent looks more reliable than it is', tests: STATS_TESTS,
+  },
+  {
+    name: 'errored step-runs in the denominator', file: 'src/report/metrics.ts',
+    edits: [{ search: 'stepPassRate: rate(passed, decided),', replace: 'stepPassRate: rate(passed, runs.length),' }],
+    breaks: 'a provider outage counts as the model failing', why: 'an arm is scored down for the provider\'s errors', tests: REPORT_TESTS,
+  },
+  {
+    name: 'errored passes in the clean-run denominator', file: 'src/report/metrics.ts',
+    edits: [{ search: 'rate(passes.filter(passClean).length, passes.length - erroredPasses!)', replace: 'rate(passes.filter(passClean).length, passes.length)' }],
+    breaks: 'a pass a harness error ended counts as unclean', why: 'a server that did not start lowers the model\'s score', tests: REPORT_TESTS,
+  },
+  {
+    name: 'errored pairs compared', file: 'src/report/paired.ts',
+    edits: [{ search: '(s: StepRun): T | undefined => (isErrored(s) ? undefined : f(s));', replace: '(s: StepRun): T | undefined => f(s);' }],
+    breaks: 'a pair with an errored side enters the paired rate', why: 'a provider error on one arm reads as that arm being worse', tests: REPORT_TESTS,
+  },
+  {
+    name: 'counts compared by their median', file: 'src/report/paired.ts',
+    edits: [{ search: "const statistic = def.unit === 'ms' ? 'median' : 'mean';", replace: "const statistic = 'median';" }],
+    breaks: 'a sparse count (dead calls in one rung of nine) differs by 0 whatever the arm does', why: 'the mechanism\'s effect disappears from the report', tests: REPORT_TESTS,
+  },
+  {
+    name: 'times compared by their mean', file: 'src/report/paired.ts',
+    edits: [{ search: "const statistic = def.unit === 'ms' ? 'median' : 'mean';", replace: "const statistic = 'mean';" }],
+    breaks: 'a few slow steps swing the time difference', why: 'one stalled step decides the verdict on time', tests: REPORT_TESTS,
+  },
+  {
+    name: 'a missing token count read as zero', file: 'src/report/paired.ts',
+    edits: [{ search: '(sum(p, (s) => s[missing]) > 0 ? undefined : sum(p, (s) => s[field]));', replace: 'sum(p, (s) => s[field]);' }],
+    breaks: 'a pass whose provider reported no tokens enters the comparison as 0 tokens', why: 'an arm looks cheaper because a provider said nothing', tests: REPORT_TESTS,
+  },
+  {
+    name: 'bootstrap without replacement', file: 'src/report/bootstrap.ts',
+    edits: [{ search: 'sample[i] = diffs[Math.floor(random() * n)]!;', replace: 'sample[i] = diffs[i]!;' }],
+    breaks: 'every resample is the sample: the interval is a point', why: 'any difference at all is called clear of noise', tests: REPORT_TESTS,
+  },
+  {
+    name: 'bootstrap unseeded', file: 'src/report/bootstrap.ts',
+    edits: [{ search: 'const random = seededRandom(seed);', replace: 'const random = Math.random;' }],
+    breaks: 'the same run prints a different interval each time', why: 'a report no one can reproduce', tests: REPORT_TESTS,
+  },
+  {
+    name: 'bootstrap 90% interval', file: 'src/report/bootstrap.ts',
+    edits: [{ search: 'lower: estimates[Math.floor(0.025 * (resamples - 1))]!,', replace: 'lower: estimates[Math.floor(0.05 * (resamples - 1))]!,' }],
+    breaks: 'the lower end is the 5th percentile', why: 'the interval is narrower than the 95% it is labelled', tests: REPORT_TESTS,
+  },
+  {
+    name: 'passes paired across rungs', file: 'src/report/pairing.ts',
+    edits: [{ search: 'const idOf = (p: PassRecord): string => `${p.rung}\\u0000${p.pass}`;', replace: 'const idOf = (p: PassRecord): string => `${p.pass}`;' }],
+    breaks: 'pass i of one rung is paired with pass i of another', why: 'pairs no longer share a task or a seed', tests: REPORT_TESTS,
+  },
+  {
+    name: 'seed mismatches not counted', file: 'src/report/pairing.ts',
+    edits: [{ search: '    if (pa.seed !== pb.seed) leftOut.seedMismatches += 1;\n', replace: '' }],
+    breaks: 'pairs that met different faults are not reported', why: 'a comparison of unlike pairs looks like a clean one', tests: REPORT_TESTS,
+  },
+  {
+    name: 'unpaired step-runs of B not counted', file: 'src/report/pairing.ts',
+    edits: [{ search: '    leftOut.stepRunsOnlyInB += pb.steps.filter((s) => !inPa.has(s.step)).length;\n', replace: '' }],
+    breaks: 'step-runs left out of the comparison are not reported', why: 'the reader cannot see how much the figures leave out', tests: REPORT_TESTS,
+  },
+];
+
+const PASSES = 'src/report/passes.ts';
+const PASS = 'src/runner/pass.ts';
+const AGENT_CALLS = 'src/agent/calls.ts';
+const LANE_CALLS = 'src/lane/calls.ts';
+const COUNT_TESTS = ['test/report/summary.test.ts', 'test/report/pinned.test.ts', 'test/report/compare.test.ts'];
+const PASS_TESTS = ['test/runner/pass.test.ts'];
+const LOOP_TESTS = ['test/agent/loop.test.ts', 'test/agent/rounds.test.ts', 'test/agent/limits.test.ts'];
+const LANE_CALL_TESTS = ['test/lane/calls.test.ts', 'test/lane/breaker.test.ts'];
+
+/** Reading the traces, judging a pass, counting a step's calls, routing one call. */
+const PIPELINE: NamedMutation[] = [
+  {
+    name: 'identical repeats from the 2nd call', file: PASSES, edits: [{ search: 'export const REPEAT_FROM = 3;', replace: 'export const REPEAT_FROM = 2;' }],
+    breaks: 'a single re-ask counts as an identical repeat', why: 'DESIGN.md counts the 3rd or later; the repeat rate would double', tests: COUNT_TESTS,
+  },
+  {
+    name: 'a timeout makes the next identical call dead', file: PASSES,
+    edits: [{ search: "if (e.outcome === 'failed') this.failedInTurn.add(e.key);", replace: "if (e.outcome === 'failed' || e.outcome === 'timeout') this.failedInTurn.add(e.key);" }],
+    breaks: 'a re-asked long wait counts as a dead call', why: 'a timeout is not a failure: a long wait re-asked is often right', tests: COUNT_TESTS,
+  },
+  {
+    name: 'a call the harness answered counts as dead', file: PASSES,
+    edits: [{ search: 'const dead = sent && this.failedInTurn.has(e.key);', replace: 'const dead = this.failedInTurn.has(e.key);' }],
+    breaks: 'a refused call counts as a dead call sent', why: 'the breaker arm would be charged for the calls it stopped', tests: COUNT_TESTS,
+  },
+  {
+    name: 'dead calls remembered across turns', file: PASSES, edits: [{ search: '      this.failedInTurn = new Set();\n', replace: '' }],
+    breaks: 'a retry in the next turn counts as a dead call', why: 'the contract is per turn: the next turn may try again', tests: COUNT_TESTS,
+  },
+  {
+    name: 'identical repeats counted per step', file: PASSES,
+    edits: [{ search: "if (e.type === 'step.start') this.steps.set(e.step, newStep(e.step, e.t));", replace: "if (e.type === 'step.start') {\n      this.steps.set(e.step, newStep(e.step, e.t));\n      this.seen.clear();\n    }" }],
+    breaks: 'a call repeated across steps is not a repeat', why: 'DESIGN.md counts repeats in their pass: a loop across steps would vanish', tests: COUNT_TESTS,
+  },
+  {
+    name: 'zero-tool rounds with no servers configured', file: PASSES,
+    edits: [{ search: 'if (e.tools === 0 && this.configured > 0) s.zeroToolRounds += 1;', replace: 'if (e.tools === 0) s.zeroToolRounds += 1;' }],
+    breaks: 'a pass with no servers counts its rounds as zero-tool rounds', why: 'a round with nothing to offer is not the incident\'s collapse', tests: COUNT_TESTS,
+  },
+  {
+    name: 'a missing token count not counted missing', file: PASSES, edits: [{ search: '      else s.tokensInMissing += 1;\n', replace: '' }],
+    breaks: 'tokens per attempt is not marked a lower bound', why: 'a provider that reports nothing makes an arm look cheap', tests: COUNT_TESTS,
+  },
+  {
+    name: 'a step at the ceiling passes on its checks', file: PASS,
+    edits: [{ search: "return result.reason === 'answered' && checks.every((c) => c.passed);", replace: 'return checks.every((c) => c.passed);' }],
+    breaks: 'a step that never answered passes when its file checks do', why: 'the ceiling share and the pass rate stop measuring the same thing', tests: PASS_TESTS,
+  },
+  {
+    name: 'one passing check passes the step', file: PASS,
+    edits: [{ search: "return result.reason === 'answered' && checks.every((c) => c.passed);", replace: "return result.reason === 'answered' && checks.some((c) => c.passed);" }],
+    breaks: 'a step passes with a failed check', why: 'every pass rate goes up', tests: PASS_TESTS,
+  },
+  {
+    name: 'a harness error not written to pass.end', file: PASS,
+    edits: [{ search: '...(outcome.error === undefined ? {} : { error: outcome.error }),', replace: '' }],
+    breaks: 'a server that did not start reads as the model failing', why: 'errored passes must leave the denominators', tests: PASS_TESTS,
+  },
+  {
+    name: 'an interrupted pass ends with pass.end', file: PASS, edits: [{ search: 'if (!outcome.interrupted) {', replace: 'if (true) {' }],
+    breaks: 'an interrupted pass looks complete', why: '--resume would keep a pass that never finished', tests: PASS_TESTS,
+  },
+  {
+    name: 'one-shot judged on its first step only', file: PASS,
+    edits: [{ search: "const judged = input.mode === 'oneshot' ? rung.steps.map((_, i) => i) : [spec.index];", replace: 'const judged = [spec.index];' }],
+    breaks: 'a one-shot run scores only the first step\'s checks', why: 'one-shot and step-by-step runs would count different step-runs', tests: PASS_TESTS,
+  },
+  {
+    name: 'ceiling off by one', file: AGENT_CALLS, edits: [{ search: 'if (calls.length >= ctx.ceiling) {', replace: 'if (calls.length > ctx.ceiling) {' }],
+    breaks: 'a step makes one call more than its ceiling', why: 'the ceiling share and every per-step count shift', tests: LOOP_TESTS,
+  },
+  {
+    name: 'invalid arguments sent anyway', file: AGENT_CALLS,
+    edits: [{ search: 'if (call.rawArgs !== undefined || call.invalid !== undefined) {', replace: 'if (false) {' }],
+    breaks: 'a call whose arguments did not parse runs on defaults', why: 'the tool does what the model never chose', tests: LOOP_TESTS,
+  },
+  {
+    name: 'an invalid call is free', file: AGENT_CALLS,
+    edits: [{ search: "      calls.push({ tool: call.name, key: callKey(call.name, {}), outcome: 'invalid_arguments' });\n", replace: '' }],
+    breaks: 'a call that could not be sent does not count toward the ceiling or the checks', why: 'a model emitting garbage is never stopped by its ceiling', tests: LOOP_TESTS,
+  },
+  {
+    name: 'calls made after the step stopped', file: AGENT_CALLS, edits: [{ search: '    if (stop !== undefined) {', replace: '    if (false) {' }],
+    breaks: 'a round keeps calling tools after the time limit', why: 'the step runs past its limit', tests: LOOP_TESTS,
+  },
+  {
+    name: 'an abandoned call not recorded', file: AGENT_CALLS,
+    edits: [{ search: "      calls.push({ tool: call.name, key: callKey(call.name, call.args), outcome: 'abandoned' });\n", replace: '' }],
+    breaks: 'a call cut off by the time limit is missing from the step', why: 'the checks and the counts miss a call the model made', tests: LOOP_TESTS,
+  },
+  {
+    name: 'a timeout trips the breaker', file: LANE_CALLS,
+    edits: [{ search: "if (decision.outcome === 'failed' && breaker !== undefined) {", replace: 'if (breaker !== undefined) {' }],
+    breaks: 'a long wait that timed out cannot be asked again in its turn', why: 'a re-asked long wait is often exactly right', tests: LANE_CALL_TESTS,
+  },
+  {
+    name: 'a timeout does not count against the server', file: LANE_CALLS, edits: [{ search: '      circuits?.failure(server);\n', replace: '' }],
+    breaks: 'a server that never answers never opens its circuit', why: 'every turn waits out the same dead server', tests: LANE_CALL_TESTS,
+  },
+  {
+    name: 'an error result read as ok', file: LANE_CALLS,
+    edits: [{ search: "return result.isError === true ? { text, outcome: 'failed', errorType: 'tool_error' } : { text, outcome: 'ok' };", replace: "return { text, outcome: 'ok' };" }],
+    breaks: 'an isError result is recorded ok', why: 'the breaker, the circuit and the dead-call count never see a failure', tests: LANE_CALL_TESTS,
+  },
+];
+
+export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP, ...MECHANISMS, ...NUMBERS, ...PIPELINE];

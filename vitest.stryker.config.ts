@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+// What Stryker runs against its mutants (stryker.conf.json): the tests of every mutated file,
+// and none that only start servers or a browser. With coverageAnalysis perTest each mutant
+// runs only the tests that reached it, so a file here costs the mutants it covers, not all.
+// Not the statistics simulation (test/report/simulation.test.ts): it calls the interval
+// functions millions of times, which under Stryker's coverage counters outran the 5-minute
+// initial run; the exact values of stats.test.ts and pinned.test.ts kill those mutants instead.
+// Nor the golden comparisons: every figure they pin, pinned.test.ts asserts by value, at a
+// quarter of the cost per mutant (no rendering in three formats).
+export default defineConfig({
+  test: {
+    include: [
+      'test/reliability/**/*.test.ts',
+      'test/server/jobs.test.ts', 'test/server/jobsWait.test.ts', 'test/server/waitCap.test.ts',
+      'test/rungs/checks.test.ts',
+      'test/report/stats.test.ts', 'test/report/summary.test.ts', 'test/report/compare.test.ts',
+      'test/report/pinned.test.ts',
+      'test/runner/plan.test.ts', 'test/runner/timing.test.ts', 'test/runner/pass.test.ts',
+      'test/lane/arm.test.ts', 'test/lane/calls.test.ts', 'test/lane/breaker.test.ts',
+      'test/agent/limits.test.ts', 'test/agent/loop.test.ts', 'test/agent/rounds.test.ts',
+    ],
+    pool: 'threads',
+    // Hang detectors, not bounds: a mutant that hangs is caught by Stryker's own timeout.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
