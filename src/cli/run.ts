@@ -23,6 +23,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('mode', { choices: ['steps', 'oneshot'] as const, describe: 'steps: one turn per step (default); oneshot: every prompt in one turn' })
       .option('replay', { type: 'string', describe: 'A results folder: answer every model request with its recorded response (no provider is called, no key needed); a request that differs ends its step as replay_diverged' })
       .option('redact', { choices: ['content'] as const, describe: 'content: traces keep hashes and byte counts instead of prompts, answers, arguments and results' })
+      .option('keep-workspaces', { type: 'boolean', describe: "Keep each step's workspace and database (.tar.gz under workspaces/) so ladder rescore can judge file and sql checks again" })
       .options(MODEL_FLAG_OPTIONS),
   handler: async (argv) => {
     const { runLadder } = await import('./runLadder.ts');

@@ -52,6 +52,7 @@ function request(args: RunArgs): RunRequest {
     ...defined('baseUrl', args.baseUrl),
     ...defined('thinking', args.thinking),
     ...defined('numCtx', args.numCtx),
+    ...defined('keepWorkspaces', args.keepWorkspaces),
   };
 }
 

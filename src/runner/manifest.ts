@@ -39,6 +39,8 @@ export interface ManifestOptions {
    * Absent in runs made before traces held content (trace format 1).
    */
   content?: 'full' | 'redacted';
+  /** `--keep-workspaces`: each step's workspace kept under `workspaces/` (snapshot.ts). Absent means not kept. */
+  keepWorkspaces?: boolean;
 }
 
 /** Field order is the file format. */

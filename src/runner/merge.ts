@@ -2,14 +2,14 @@
 // Shards must be of one run (same model, arms, passes, seed, time factor, mode and rung
 // files), complete, and together cover every i of n exactly once; each pass trace is copied
 // once, so a pass present in two shards is refused rather than counted twice.
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Manifest } from './manifest.ts';
 import { differences, ManifestError, readManifest, writeManifest } from './manifest.ts';
 import { InputError } from './rungFiles.ts';
 import { parseShard } from './seeds.ts';
-import { listTraces, RUN_LOG, TRACES } from './store.ts';
+import { listTraces, RUN_LOG, TRACES, WORKSPACES } from './store.ts';
 
 export interface MergeResult {
   out: string;
@@ -73,6 +73,9 @@ export async function mergeShards(outArg: string, shardArgs: readonly string[], 
       await copyFile(join(shard.dir, TRACES, path), target);
       passes += 1;
     }
+    // Kept workspaces (--keep-workspaces) go with their passes; the shards' passes do not overlap.
+    const kept = join(shard.dir, WORKSPACES);
+    if (existsSync(kept)) await cp(kept, join(out, WORKSPACES), { recursive: true });
   }
   const logs = await Promise.all(shards.map((s) => readFile(join(s.dir, RUN_LOG), 'utf8').catch(() => '')));
   await writeFile(join(out, RUN_LOG), logs.join(''));
@@ -81,7 +84,10 @@ export async function mergeShards(outArg: string, shardArgs: readonly string[], 
   const manifest: Manifest = {
     ...first.manifest,
     runId: outArg.split(/[\\/]/).filter(Boolean).pop() ?? first.manifest.runId,
-    options: { ...first.manifest.options, shard: null },
+    options: {
+      ...first.manifest.options, shard: null,
+      ...(shards.some((s) => s.manifest.options.keepWorkspaces === true) ? { keepWorkspaces: true } : {}),
+    },
     status: 'complete',
     startedAt: starts[0]!,
     endedAt: ends.at(-1)!,

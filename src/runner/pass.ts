@@ -2,6 +2,7 @@
 // loop, every check judged, and a trace written as it happens. Everything the pass started is
 // torn down before it returns, whatever happened; a pass that ends by interruption says so and
 // leaves no pass.end, so it is incomplete and --resume makes it again.
+import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { runStep } from '../agent/index.ts';
 import type { StepResult, StepSpec, ToolLane } from '../agent/index.ts';
@@ -15,6 +16,7 @@ import type { Emit, Secret } from '../trace/index.ts';
 import type { AgentFactory } from './agents.ts';
 import type { PassId } from './plan.ts';
 import { databasePath, passServers, serverSecrets } from './servers.ts';
+import { keepWorkspace, snapshotFile } from './snapshot.ts';
 import { callTimeouts, CONNECT_TIMEOUT_MS, stepTimeLimitMs } from './timing.ts';
 import { makePassFolder } from './workspace.ts';
 
@@ -37,6 +39,8 @@ export interface PassInput {
   secrets?: readonly Secret[];
   /** Sees every call's result as the model got it (rungs validate: a failing reference call's own words). */
   onCall?: (name: string, result: CallResult) => void;
+  /** `--keep-workspaces`: the folder where each step's workspace snapshot goes (replaced). */
+  snapshots?: string;
 }
 
 export interface StepOutcome {
@@ -66,6 +70,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
   const { rung, id } = input;
   const started = performance.now();
   const content = input.content ?? 'full';
+  if (input.snapshots !== undefined) await rm(input.snapshots, { recursive: true, force: true });
   await using folder = await makePassFolder(input.tempRoot, rung.setup.files);
   const scrubber = new Scrubber({ secrets: [...(input.secrets ?? []), ...serverSecrets(rung)], workspace: folder.workspace });
   using trace = TraceWriter.open(input.tracePath, { startedAt: started, now: () => performance.now(), scrubber, content });
@@ -153,6 +158,12 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
         emit({ type: 'step.start', step: index, ceiling: own.ceiling, timeLimitMs: stepTimeLimitMs(own.timeLimitS, input.timeFactor) });
       }
       steps.push(await judge(rung.steps[index]!, index, result));
+    }
+    if (input.snapshots !== undefined) {
+      await keepWorkspace({
+        file: snapshotFile(input.snapshots, spec.index), workspace: folder.workspace,
+        databasePath: databasePath(rung, folder.workspace), scratch: folder.dir,
+      });
     }
   }
   return end({ passed: steps.every((s) => s.passed), interrupted: false, steps });

@@ -50,6 +50,8 @@ export interface RunRequest {
   baseUrl?: string;
   thinking?: string;
   numCtx?: number;
+  /** Keep each step's workspace in the results folder (for `ladder rescore`). */
+  keepWorkspaces?: boolean;
 }
 
 export interface RunWorld {
@@ -170,6 +172,8 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
       // A replay calls no provider: its passes run as fast as synthetic ones.
       concurrency: request.concurrency ?? (choice.synthetic || recording !== undefined ? DEFAULT_SYNTHETIC_CONCURRENCY : DEFAULT_MODEL_CONCURRENCY),
       content: request.redact === 'content' ? 'redacted' : (previous?.options.content ?? 'full'),
+      // Kept once asked for: a resume without the flag goes on keeping them.
+      ...(request.keepWorkspaces === true || previous?.options.keepWorkspaces === true ? { keepWorkspaces: true } : {}),
     },
     ...(recording === undefined ? {} : { replay: { run: replayName!, runId: recording.manifest.runId } }),
     status: 'running',

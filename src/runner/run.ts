@@ -14,7 +14,7 @@ import type { PreparedRun } from './prepare.ts';
 import { createProgress } from './progress.ts';
 import { parseShard } from './seeds.ts';
 import { createStreak, erroredCause } from './streak.ts';
-import { completedPass, removeFile, RUN_LOG, tracePath } from './store.ts';
+import { completedPass, removeFile, RUN_LOG, tracePath, workspacesPath } from './store.ts';
 import { freshTempRoot, runTempRoot } from './workspace.ts';
 
 export interface ExecuteWorld {
@@ -106,11 +106,13 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
           rung: loaded.rung, id, tracePath: file, agent: prepared.agent, timeFactor: prepared.timeFactorOf(loaded),
           mode: manifest.options.mode, tempRoot, signal,
           content: manifest.options.content ?? 'full', secrets: prepared.secrets,
+          ...(manifest.options.keepWorkspaces === true ? { snapshots: workspacesPath(out, id) } : {}),
         });
         // A pass that ends as Ctrl-C lands may have seen its servers die of the same signal
         // (a terminal sends it to the whole process group): it is made again, not kept.
         if (outcome.interrupted || interrupted()) {
           await removeFile(file);
+          await rm(workspacesPath(out, id), { recursive: true, force: true });
           return;
         }
         complete += 1;

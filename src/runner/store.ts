@@ -10,9 +10,16 @@ export const MANIFEST = 'manifest.json';
 export const RUN_LOG = 'run.jsonl';
 export const SUMMARY = 'summary.json';
 export const TRACES = 'traces';
+/** `--keep-workspaces`: one folder of step snapshots per pass (snapshot.ts). */
+export const WORKSPACES = 'workspaces';
 
 export function tracePath(out: string, id: Pick<PassId, 'rung' | 'armSlug' | 'pass'>): string {
   return join(out, TRACES, id.rung, id.armSlug, `${id.pass}.jsonl`);
+}
+
+/** The folder of a pass's workspace snapshots, `workspaces/<rung>/<arm>/<pass>/`. */
+export function workspacesPath(out: string, id: Pick<PassId, 'rung' | 'armSlug' | 'pass'>): string {
+  return join(out, WORKSPACES, id.rung, id.armSlug, String(id.pass));
 }
 
 export interface PassEndRecord {
