@@ -8,6 +8,7 @@ import { benchRunner } from './runner.ts';
 import { benchStartup } from './startup.ts';
 import { benchSummarize } from './summarize.ts';
 import { benchTraces } from './traces.ts';
+import { benchWorkspaces } from './workspaces.ts';
 
 type Figures = Record<string, number | string>;
 
@@ -27,6 +28,8 @@ export const BENCHMARKS: Record<string, () => Promise<Figures>> = {
   },
   // Trace bytes per pass of the default rungs, with the conversation and redacted (the floor).
   traces: () => benchTraces(),
+  // The same run without and with --keep-workspaces, then rescored.
+  workspaces: () => benchWorkspaces(),
 };
 
 const REPORT = 'reports/bench.json';

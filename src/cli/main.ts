@@ -13,6 +13,7 @@ import { exportCommand } from './export.ts';
 import { mergeCommand } from './merge.ts';
 import { probeCommand } from './probe.ts';
 import { reportCommand } from './report.ts';
+import { rescoreCommand } from './rescore.ts';
 import { rungsCommand } from './rungs.ts';
 import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
@@ -27,6 +28,7 @@ const program = yargs(args)
   .command(compareCommand)
   .command(reportCommand)
   .command(showCommand)
+  .command(rescoreCommand)
   .command(exportCommand)
   .command(doctorCommand)
   .command(serveCommand)

@@ -71,6 +71,36 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
   return { dir, manifest, passes, traces: { ...traces, passes: passes.length } };
 }
 
+/** A step-run's verdict judged again (`ladder rescore`), in place of the one its trace records. */
+export interface StepVerdict {
+  passed: boolean;
+  failedChecks: number;
+  answeredAt: number | undefined;
+}
+
+export function verdictKey(rung: string, arm: string, pass: number, step: number): string {
+  return `${rung}\u0000${arm}\u0000${pass}\u0000${step}`;
+}
+
+/**
+ * The run with some step-runs' verdicts replaced (keyed by verdictKey, arm canonical). A pass
+ * with a replaced step passes when it ended without a harness error and every step passed, as
+ * the runner decides it.
+ */
+export function withVerdicts(run: LoadedRun, verdicts: ReadonlyMap<string, StepVerdict>): LoadedRun {
+  const passes = run.passes.map((pass): PassRecord => {
+    let changed = false;
+    const steps = pass.steps.map((step) => {
+      const verdict = verdicts.get(verdictKey(pass.rung, pass.arm, pass.pass, step.step));
+      if (verdict === undefined) return step;
+      changed = true;
+      return { ...step, ...verdict };
+    });
+    return changed ? { ...pass, steps, passed: pass.error === undefined && steps.every((s) => s.passed) } : pass;
+  });
+  return { ...run, passes };
+}
+
 /** Sorts by position in `known`, then unknown names alphabetically after them. */
 export function orderOf(known: string[]): (x: string, y: string) => number {
   const at = (name: string): number => {

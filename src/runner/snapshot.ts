@@ -13,7 +13,6 @@ import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gunzipSync } from 'node:zlib';
-import Database from 'better-sqlite3';
 import { entryBlocks, readTar, TAR_END, TarError } from './tar.ts';
 import type { TarEntry } from './tar.ts';
 
@@ -61,6 +60,8 @@ const toPosix = (path: string): string => path.split(sep).join('/');
 
 async function copyDatabase(path: string, scratch: string): Promise<string> {
   const copy = join(scratch, `snapshot-${process.pid}-${Date.now()}.db`);
+  // Loaded here, as the checks load it: a run that keeps no workspace never needs the binding.
+  const { default: Database } = await import('better-sqlite3');
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
     await db.backup(copy);

@@ -1,0 +1,60 @@
+import { join, relative, resolve } from 'node:path';
+import type { CommandModule } from 'yargs';
+
+export interface RescoreArgs {
+  readonly run: string;
+  readonly rungs?: readonly string[];
+  readonly out?: string;
+}
+
+export interface RescoreWorld {
+  readonly cwd?: string;
+  /** What changed, then the comparison. */
+  readonly out?: (text: string) => void;
+  readonly err?: (line: string) => void;
+}
+
+/**
+ * `ladder rescore <run> [rungs..]`: writes summary.rescored.json (or --out) and prints what
+ * changed and the comparison of the arms. 0 when written, 2 on bad input (one line each).
+ */
+export async function runRescore(args: RescoreArgs, world: RescoreWorld = {}): Promise<number> {
+  const out = world.out ?? ((text: string) => void process.stdout.write(`${text}\n`));
+  const err = world.err ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const cwd = world.cwd ?? process.cwd();
+  // Loaded here, not at the top: other commands do not pay for the report and the rung loader.
+  const [{ rescoreOutput, RESCORED_SUMMARY }, { ReportInputError }, { InputError }] = await Promise.all([
+    import('../report/rescoreText.ts'), import('../report/results.ts'), import('../runner/rungFiles.ts'),
+  ]);
+  try {
+    const file = resolve(cwd, args.out ?? join(args.run, RESCORED_SUMMARY));
+    const shown = relative(cwd, file);
+    const { lines, text } = await rescoreOutput(resolve(cwd, args.run), {
+      cwd, file, shownAs: shown.startsWith('..') ? file : shown, ...(args.rungs === undefined ? {} : { rungs: args.rungs }),
+    });
+    for (const line of lines) out(line);
+    out(text);
+    return 0;
+  } catch (error) {
+    if (error instanceof InputError) {
+      for (const line of error.lines) err(`ladder rescore: ${line}`);
+      return 2;
+    }
+    if (!(error instanceof ReportInputError)) throw error;
+    err(`ladder rescore: ${error.message}`);
+    return 2;
+  }
+}
+
+export const rescoreCommand: CommandModule<object, RescoreArgs> = {
+  command: 'rescore <run> [rungs..]',
+  describe: "Judge a run's recorded steps again with the current rung files (no model, no servers); writes summary.rescored.json",
+  builder: (yargs) =>
+    yargs
+      .positional('run', { type: 'string', demandOption: true, describe: 'Results folder (results/<run-id>)' })
+      .positional('rungs', { type: 'string', array: true, describe: "Rung files, folders or names to judge with (default: the files the run's manifest names)" })
+      .option('out', { type: 'string', describe: 'Write the rescored summary here instead of <run>/summary.rescored.json' }),
+  handler: async (argv) => {
+    process.exitCode = await runRescore(argv);
+  },
+};

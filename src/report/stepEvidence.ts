@@ -1,0 +1,141 @@
+// What a pass's trace says each of its steps did, in the terms a step's checks read
+// (src/rungs/checks.ts StepRecord, less the workspace), for `ladder rescore`. The calls are
+// rebuilt as the agent loop listed them (src/agent/calls.ts): every call the model asked for
+// while the ceiling allowed, sent or answered by the harness, including a call whose arguments
+// were not a JSON object (never sent, so it has no tool.call event).
+import { join } from 'node:path';
+import type { StepCall } from '../rungs/checks.ts';
+import { readTrace } from '../trace/index.ts';
+import type { ContentLevel, ModelResponse, PassStart, ToolCallEvent } from '../trace/index.ts';
+import type { PassRecord } from './passes.ts';
+import { canonicalArm } from './results.ts';
+
+export interface StepEvidence {
+  step: number;
+  /** The step's prompt as recorded (content `full` only). */
+  prompt: string | undefined;
+  /** Text of the step's last model response ('' when none came); undefined when the trace holds no text. */
+  answer: string | undefined;
+  /** Each model response of the step, in order: its `t`, and its text when recorded. */
+  responses: { t: number; text: string | undefined }[];
+  calls: StepCall[];
+  toolsOfferedPerRound: number[];
+  serversConfigured: number;
+}
+
+export interface PassEvidence {
+  content: ContentLevel;
+  steps: Map<number, StepEvidence>;
+}
+
+/** One attempt at a pass in its trace file, held until its pass.end says it is the one. */
+class Attempt {
+  readonly prompts = new Map<number, string>();
+  readonly responses: ModelResponse[] = [];
+  readonly requests: { step: number; tools: number }[] = [];
+  readonly toolCalls: ToolCallEvent[] = [];
+  readonly ceilings = new Map<number, number>();
+  readonly steps = new Set<number>();
+  configured = 0;
+
+  constructor(readonly start: PassStart) {}
+
+  get content(): ContentLevel {
+    return this.start.v < 2 ? 'none' : (this.start.content ?? 'none');
+  }
+}
+
+/** The evidence of the pass a report counted: the first complete attempt in its file with its id. */
+export async function readPassEvidence(dir: string, pass: PassRecord): Promise<PassEvidence> {
+  let attempt: Attempt | undefined;
+  // The report already left out damaged passes; a line it skipped elsewhere in the file is skipped here too.
+  for await (const e of readTrace(join(dir, pass.file), { onDamaged: () => undefined })) {
+    if (e.type === 'pass.start') {
+      attempt = new Attempt(e);
+      continue;
+    }
+    if (attempt === undefined) continue;
+    switch (e.type) {
+      case 'step.start':
+        attempt.steps.add(e.step);
+        attempt.ceilings.set(e.step, e.ceiling);
+        break;
+      case 'message':
+        if (e.message.role === 'user' && e.message.content !== undefined && !attempt.prompts.has(e.step)) attempt.prompts.set(e.step, e.message.content);
+        break;
+      case 'model.request':
+        attempt.requests.push({ step: e.step, tools: e.tools });
+        break;
+      case 'model.response':
+        attempt.responses.push(e);
+        break;
+      case 'tools.list':
+        attempt.configured = e.configured;
+        break;
+      case 'tool.call':
+        attempt.toolCalls.push(e);
+        break;
+      case 'pass.end': {
+        const { rung, arm, pass: index } = attempt.start;
+        if (rung === pass.rung && canonicalArm(arm) === pass.arm && index === pass.pass) return evidenceOf(attempt);
+        attempt = undefined;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  throw new Error(`${pass.file}: no complete pass ${pass.rung} ${pass.arm} ${pass.pass} in it, though the report read one there`);
+}
+
+function evidenceOf(attempt: Attempt): PassEvidence {
+  const full = attempt.content === 'full';
+  // The lane's turn for step s is s + 1; a call joins its model.response by round and the model's id.
+  const byId = new Map<string, ToolCallEvent[]>();
+  for (const call of attempt.toolCalls) {
+    const id = call['gen_ai.tool.call.id'];
+    if (id === undefined) continue;
+    const key = `${call.turn}:${call.round}:${id}`;
+    byId.set(key, [...(byId.get(key) ?? []), call]);
+  }
+  const steps = new Map<number, StepEvidence>();
+  for (const step of attempt.steps) {
+    const responses = attempt.responses.filter((r) => r.step === step);
+    const answered = responses.filter((r) => r.message !== undefined);
+    steps.set(step, {
+      step,
+      prompt: attempt.prompts.get(step),
+      answer: full ? (answered.at(-1)?.message?.content ?? '') : undefined,
+      responses: responses.filter((r) => r['error.type'] === undefined).map((r) => ({ t: r.t, text: r.message?.content })),
+      calls: full ? callsAsAsked(step, answered, attempt.ceilings.get(step) ?? 0, byId) : callsAsSent(step, attempt.toolCalls),
+      toolsOfferedPerRound: attempt.requests.filter((r) => r.step === step).map((r) => r.tools),
+      serversConfigured: attempt.configured,
+    });
+  }
+  return { content: attempt.content, steps };
+}
+
+/**
+ * The calls of a step as the loop recorded them, from the model's tool calls: while the
+ * ceiling allowed, one that reached the lane (its tool.call, found by id, even when it came
+ * after the step ended) or one not sent for arguments that were not a JSON object. A call with
+ * neither was not made: the step stopped first.
+ */
+function callsAsAsked(step: number, responses: ModelResponse[], ceiling: number, byId: Map<string, ToolCallEvent[]>): StepCall[] {
+  const calls: StepCall[] = [];
+  for (const response of responses) {
+    const asked = response.message?.toolCalls ?? [];
+    for (const [i, call] of asked.entries()) {
+      if (calls.length >= ceiling) break;
+      const sent = byId.get(`${step + 1}:${response.round}:${call.id}`)?.shift();
+      if (sent !== undefined) calls.push({ tool: sent['gen_ai.tool.name'], key: sent.key, outcome: sent.outcome });
+      else if (call.rawArgs !== undefined) calls.push({ tool: call.name, key: response.toolCalls[i]?.key ?? '', outcome: 'invalid_arguments' });
+    }
+  }
+  return calls;
+}
+
+/** Without the conversation (format 1, redacted): the calls that reached the lane, in order. */
+function callsAsSent(step: number, toolCalls: ToolCallEvent[]): StepCall[] {
+  return toolCalls.filter((c) => c.turn === step + 1).map((c) => ({ tool: c['gen_ai.tool.name'], key: c.key, outcome: c.outcome }));
+}
