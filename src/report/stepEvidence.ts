@@ -3,7 +3,11 @@
 // rebuilt as the agent loop listed them (src/agent/calls.ts): every call the model asked for
 // while the ceiling allowed, sent or answered by the harness, including a call whose arguments
 // were not a JSON object (never sent, so it has no tool.call event).
+//
+// Kept in step with src/agent/calls.ts runCalls: a change to which calls it lists must change
+// callsAsAsked too, or rescoring an unchanged rung stops reproducing the run.
 import { join } from 'node:path';
+import { toolCallKey } from '../agent/index.ts';
 import type { StepCall } from '../rungs/checks.ts';
 import { readTrace } from '../trace/index.ts';
 import type { ContentLevel, ModelResponse, PassStart, ToolCallEvent } from '../trace/index.ts';
@@ -118,18 +122,19 @@ function evidenceOf(attempt: Attempt): PassEvidence {
 /**
  * The calls of a step as the loop recorded them, from the model's tool calls: while the
  * ceiling allowed, one that reached the lane (its tool.call, found by id, even when it came
- * after the step ended) or one not sent for arguments that were not a JSON object. A call with
- * neither was not made: the step stopped first.
+ * after the step ended) or one not sent for arguments that were not a JSON object (or that the
+ * adapter marked invalid). A call with neither was not made: the step stopped first.
  */
 function callsAsAsked(step: number, responses: ModelResponse[], ceiling: number, byId: Map<string, ToolCallEvent[]>): StepCall[] {
   const calls: StepCall[] = [];
   for (const response of responses) {
     const asked = response.message?.toolCalls ?? [];
-    for (const [i, call] of asked.entries()) {
+    for (const call of asked) {
       if (calls.length >= ceiling) break;
       const sent = byId.get(`${step + 1}:${response.round}:${call.id}`)?.shift();
       if (sent !== undefined) calls.push({ tool: sent['gen_ai.tool.name'], key: sent.key, outcome: sent.outcome });
-      else if (call.rawArgs !== undefined) calls.push({ tool: call.name, key: response.toolCalls[i]?.key ?? '', outcome: 'invalid_arguments' });
+      // Answered without being sent, keyed as the loop keys it: the tool with no arguments.
+      else if (call.rawArgs !== undefined || call.invalid !== undefined) calls.push({ tool: call.name, key: toolCallKey({ name: call.name, args: {} }), outcome: 'invalid_arguments' });
     }
   }
   return calls;

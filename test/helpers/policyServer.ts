@@ -11,6 +11,8 @@ import type { AddressInfo } from 'node:net';
 export interface PolicyCall {
   name: string;
   args: Record<string, unknown>;
+  /** The arguments' text as sent, when it must not be `args` as JSON (a model's broken JSON). */
+  raw?: string;
 }
 
 export interface PolicyStep {
@@ -70,7 +72,7 @@ function reply(steps: readonly PolicyStep[], messages: WireMessage[], n: number)
     ? { role: 'assistant', content: step.answer, refusal: null }
     : {
       role: 'assistant', content: null, refusal: null,
-      tool_calls: [{ id: `call_${n}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }],
+      tool_calls: [{ id: `call_${n}`, type: 'function', function: { name: call.name, arguments: call.raw ?? JSON.stringify(call.args) } }],
     };
   return {
     id: `chatcmpl-${n}`, object: 'chat.completion', created: 1_700_000_000, model: 'scripted-2026', system_fingerprint: 'fp_scripted',

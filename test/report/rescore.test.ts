@@ -13,6 +13,9 @@ import type { Flip, RescoreReport } from '../../src/report/rescore.ts';
 import { summarizeRun, summaryJson } from '../../src/report/summary.ts';
 import { keepWorkspace, unpackSnapshot } from '../../src/runner/snapshot.ts';
 import { readTar } from '../../src/runner/tar.ts';
+import { PassThrough } from 'node:stream';
+import { runLadder } from '../../src/cli/runLadder.ts';
+import { PolicyServer } from '../helpers/policyServer.ts';
 import { manifestOf, quietRun, removeTempDirs, ROOT, tempDir } from '../runner/helpers.ts';
 
 afterAll(removeTempDirs);
@@ -103,6 +106,31 @@ describe('ladder run --keep-workspaces', () => {
     expect(names).toContain('workspace/receipts/7.txt');
     expect((await manifestOf(copy)).options).toMatchObject({ keepWorkspaces: true });
   }, 120_000);
+});
+
+describe('ladder merge of runs with kept workspaces', () => {
+  it('copies each shard\'s snapshots with its passes, and the merged run rescores as the whole one', async () => {
+    // Two shards made from the run: tiny-catalog's passes in one, tiny-ledger's in the other.
+    const base = await tempDir('ladder-rescore-merge-');
+    const shards = ['catalog', 'ledger'].map((name) => join(base, name));
+    for (const [i, shard] of shards.entries()) {
+      const [mine, theirs] = i === 0 ? ['tiny-catalog', 'tiny-ledger'] : ['tiny-ledger', 'tiny-catalog'];
+      await cp(out, shard, { recursive: true });
+      await rm(join(shard, 'traces', theirs), { recursive: true });
+      await rm(join(shard, 'workspaces', theirs), { recursive: true });
+      expect(existsSync(join(shard, 'workspaces', mine))).toBe(true);
+      const manifest = await manifestOf(shard);
+      manifest.options['shard'] = `${i}/2`;
+      await writeFile(join(shard, 'manifest.json'), JSON.stringify(manifest));
+    }
+    const merged = join(base, 'merged');
+    const { mergeShards } = await import('../../src/runner/merge.ts');
+    await mergeShards(merged, shards, ROOT);
+    expect((await manifestOf(merged)).options).toMatchObject({ keepWorkspaces: true, shard: null });
+    expect(readdirSync(join(merged, 'workspaces')).sort()).toEqual(['tiny-catalog', 'tiny-ledger']);
+    const result = await rescoreRun(merged, { cwd: ROOT });
+    expect(result.report).toMatchObject({ stepRuns: 16, judged: 16, flipped: [], notJudged: [] });
+  });
 });
 
 describe('ladder rescore', () => {
@@ -307,5 +335,66 @@ describe('ladder rescore', () => {
     expect(bad.errors.length).toBeGreaterThan(0);
     expect(bad.errors.every((line) => line.startsWith('ladder rescore: ') && line.includes('broken.yaml'))).toBe(true);
     expect(existsSync(join(elsewhere, 'summary.rescored.json'))).toBe(false);
+  });
+});
+
+describe('ladder rescore of a real-model run', () => {
+  const RUNG = `name: broken-args
+description: Describe the database; the model's first call has arguments that are not JSON.
+origin: test fixture
+servers:
+  wb:
+    workbench: {}
+steps:
+  - prompt: Which SQL engine does the workbench database use?
+    ceiling: 4
+    checks:
+      - called: wb__sql_describe
+      - maxRepeats: 0
+      - answer: { mentions: [SQLite] }
+    reference:
+      calls:
+        - { tool: wb__sql_describe }
+      answer: It is SQLite.
+`;
+  let server: PolicyServer;
+  let recorded: string;
+  let rung: string;
+
+  beforeAll(async () => {
+    const dir = await tempDir('ladder-rescore-model-');
+    rung = join(dir, 'broken-args.yaml');
+    await writeFile(rung, RUNG);
+    // Twice with broken JSON (never sent, so no tool.call records them), then a good call.
+    server = await PolicyServer.start([{
+      calls: [
+        { name: 'wb__sql_describe', args: {}, raw: '{"verbose": tru' },
+        { name: 'wb__sql_describe', args: {}, raw: '{"verbose": tru' },
+        { name: 'wb__catalog_lookup', args: { topic: 'sql/parameters' } },
+      ],
+      answer: 'It is SQLite.',
+    }]);
+    recorded = join(dir, 'recorded');
+    const progress = new PassThrough();
+    progress.resume();
+    const code = await runLadder(
+      { rungs: [rung], model: 'openai:scripted', baseUrl: server.url, passes: 1, arms: 'on', timeFactor: 0.01, out: recorded },
+      { cwd: ROOT, env: {}, stdout: () => undefined, progress, signal: new AbortController().signal },
+    );
+    expect(code).toBe(0);
+  }, 120_000);
+  afterAll(async () => server.close());
+
+  it('counts a call whose arguments were not JSON, as the run did', async () => {
+    const unchanged = await rescoreRun(recorded, { cwd: ROOT, rungs: [rung] });
+    // The run failed the step on maxRepeats (the two unsent calls are identical: the tool, no
+    // arguments) and passed `called` on them alone; rescoring sees both as the run did.
+    expect(unchanged.recorded.passes[0]!.steps[0]).toMatchObject({ passed: false, reason: 'answered' });
+    expect(unchanged.report).toMatchObject({ judged: 1, flipped: [], kept: [] });
+    expect(unchanged.rescored.passes[0]!.steps[0]!.failedChecks).toBe(1);
+    const lenient = join(edits, 'broken-args.yaml');
+    await writeFile(lenient, RUNG.replace('maxRepeats: 0', 'maxRepeats: 1'));
+    const rescored = await rescoreRun(recorded, { cwd: ROOT, rungs: [lenient] });
+    expect(rescored.report.flipped).toEqual([flip('broken-args', 'on', 0, 0, 'passed', '')]);
   });
 });
