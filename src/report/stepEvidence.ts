@@ -9,10 +9,10 @@
 import { join } from 'node:path';
 import { toolCallKey } from '../agent/index.ts';
 import type { StepCall } from '../rungs/checks.ts';
-import { readTrace } from '../trace/index.ts';
-import type { ContentLevel, ModelResponse, PassStart, ToolCallEvent } from '../trace/index.ts';
+import { PassOrder, readTrace } from '../trace/index.ts';
+import type { ContentLevel, ModelResponse, PassStart, ToolCallEvent, TraceEvent } from '../trace/index.ts';
 import type { PassRecord } from './passes.ts';
-import { canonicalArm } from './results.ts';
+import { canonicalArm, ReportInputError } from './results.ts';
 
 export interface StepEvidence {
   step: number;
@@ -44,52 +44,61 @@ class Attempt {
 
   constructor(readonly start: PassStart) {}
 
+  add(e: TraceEvent): void {
+    switch (e.type) {
+      case 'step.start':
+        this.steps.add(e.step);
+        this.ceilings.set(e.step, e.ceiling);
+        break;
+      case 'message':
+        if (e.message.role === 'user' && e.message.content !== undefined && !this.prompts.has(e.step)) this.prompts.set(e.step, e.message.content);
+        break;
+      case 'model.request':
+        this.requests.push({ step: e.step, tools: e.tools });
+        break;
+      case 'model.response':
+        this.responses.push(e);
+        break;
+      case 'tools.list':
+        this.configured = e.configured;
+        break;
+      case 'tool.call':
+        this.toolCalls.push(e);
+        break;
+      default:
+        break;
+    }
+  }
+
   get content(): ContentLevel {
     return this.start.v < 2 ? 'none' : (this.start.content ?? 'none');
   }
 }
 
-/** The evidence of the pass a report counted: the first complete attempt in its file with its id. */
+/**
+ * The evidence of the pass a report counted. A file can hold several attempts (a resumed pass
+ * appends a fresh start); as in readPasses, the one counted is the first with this rung, arm
+ * and index that ended and broke no rule of the format.
+ */
 export async function readPassEvidence(dir: string, pass: PassRecord): Promise<PassEvidence> {
-  let attempt: Attempt | undefined;
-  // The report already left out damaged passes; a line it skipped elsewhere in the file is skipped here too.
-  for await (const e of readTrace(join(dir, pass.file), { onDamaged: () => undefined })) {
+  let current: { attempt: Attempt; order: PassOrder; mine: boolean; damaged: boolean; ended: boolean } | undefined;
+  const counted = (): boolean => current !== undefined && current.mine && !current.damaged && current.ended;
+  const reader = readTrace(join(dir, pass.file), { onDamaged: () => void (current !== undefined && (current.damaged = true)) });
+  for await (const e of reader) {
     if (e.type === 'pass.start') {
-      attempt = new Attempt(e);
+      if (counted()) return evidenceOf(current!.attempt);
+      const mine = e.rung === pass.rung && canonicalArm(e.arm) === pass.arm && e.pass === pass.pass;
+      current = { attempt: new Attempt(e), order: new PassOrder(e), mine, damaged: false, ended: false };
       continue;
     }
-    if (attempt === undefined) continue;
-    switch (e.type) {
-      case 'step.start':
-        attempt.steps.add(e.step);
-        attempt.ceilings.set(e.step, e.ceiling);
-        break;
-      case 'message':
-        if (e.message.role === 'user' && e.message.content !== undefined && !attempt.prompts.has(e.step)) attempt.prompts.set(e.step, e.message.content);
-        break;
-      case 'model.request':
-        attempt.requests.push({ step: e.step, tools: e.tools });
-        break;
-      case 'model.response':
-        attempt.responses.push(e);
-        break;
-      case 'tools.list':
-        attempt.configured = e.configured;
-        break;
-      case 'tool.call':
-        attempt.toolCalls.push(e);
-        break;
-      case 'pass.end': {
-        const { rung, arm, pass: index } = attempt.start;
-        if (rung === pass.rung && canonicalArm(arm) === pass.arm && index === pass.pass) return evidenceOf(attempt);
-        attempt = undefined;
-        break;
-      }
-      default:
-        break;
-    }
+    if (current === undefined) continue;
+    if (current.order.problem(e) !== undefined) current.damaged = true;
+    if (e.type === 'pass.end') current.ended = true;
+    else current.attempt.add(e);
   }
-  throw new Error(`${pass.file}: no complete pass ${pass.rung} ${pass.arm} ${pass.pass} in it, though the report read one there`);
+  // A pass.end cut just short of its newline may not be whole: the report counts it cut short too.
+  if (counted() && !reader.unterminated) return evidenceOf(current!.attempt);
+  throw new ReportInputError(`${join(dir, pass.file)}: ${pass.rung} ${pass.arm} pass ${pass.pass} is no longer in this trace; was the run changed while it was read?`);
 }
 
 function evidenceOf(attempt: Attempt): PassEvidence {
