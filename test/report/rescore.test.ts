@@ -398,3 +398,29 @@ steps:
     expect(rescored.report.flipped).toEqual([flip('broken-args', 'on', 0, 0, 'passed', '')]);
   });
 });
+
+describe('ladder rescore of a one-shot run', () => {
+  it('judges every step on the one run and its one snapshot', async () => {
+    const dir = join(await tempDir('ladder-rescore-oneshot-'), 'run');
+    const made = await quietRun(
+      { rungs: [LEDGER], model: 'synthetic:mix', passes: 1, arms: 'on', seed: 5, timeFactor: 0.01, mode: 'oneshot', out: dir, keepWorkspaces: true },
+      { tempBase: await tempDir('ladder-rescore-passes-') },
+    );
+    expect(made.code).toBe(0);
+    expect(readdirSync(join(dir, 'workspaces', 'tiny-ledger', 'on', '0'))).toEqual(['step-0.tar.gz']);
+    const unchanged = await rescoreRun(dir, { cwd: ROOT });
+    expect(unchanged.report).toMatchObject({ stepRuns: 3, judged: 3, flipped: [], kept: [], notJudged: [], rungNotes: [] });
+    // The workspace is the one the whole run left: step 0's checks of the first state fail on it, step 1's pass.
+    expect(unchanged.recorded.passes[0]!.steps.map((s) => s.passed)).toEqual([false, true, false]);
+    const ledger = await edited(LEDGER, 'tiny-ledger-oneshot.yaml', [
+      ['rows: [[7, lamp]]', 'rows: [[7, desk lamp]]'],
+      ["matches: '^lamp$'", "matches: '^desk lamp$'"],
+      ["matches: '^desk lamp$' }\n      - answer: { mentions: ['desk lamp'] }", "matches: '^lamp$' }\n      - answer: { mentions: ['desk lamp'] }"],
+    ]);
+    const rescored = await rescoreRun(dir, { cwd: ROOT, rungs: [ledger] });
+    expect(rescored.report.flipped).toEqual([
+      flip('tiny-ledger', 'on', 0, 0, 'passed', ''),
+      flip('tiny-ledger', 'on', 0, 1, 'failed', 'receipts/7.txt does not match /^lamp$/'),
+    ]);
+  }, 120_000);
+});
