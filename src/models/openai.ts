@@ -12,7 +12,7 @@ import type { AdapterOptions, CallContext } from './call.ts';
 import { FUNCTION_NAME_RULE, ToolNames } from './names.ts';
 import { AttemptFailure } from './retry.ts';
 import { adaptSchema } from './schema.ts';
-import { recordableUrl } from './settings.ts';
+import { LOCAL_HOST, recordableUrl } from './settings.ts';
 import type { Adaptation, ChatMessage, ModelAdapter, ModelRequest, ModelResponse, SamplingOptions, StopReason, ToolCall, ToolSpec, Usage } from './types.ts';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -30,8 +30,6 @@ export type OpenAISettings = {
   /** Whether a request's seed is sent as `seed`. */
   readonly seed: boolean;
 };
-
-const LOCAL_HOST = /^(localhost|127(\.\d+){3}|\[::1\]|0\.0\.0\.0|10(\.\d+){3}|192\.168(\.\d+){2}|172\.(1[6-9]|2\d|3[01])(\.\d+){2}|[^.]+\.local)$/;
 
 /**
  * The base URL checked before any request: a scheme, and on a local server the /v1 every local
