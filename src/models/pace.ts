@@ -30,8 +30,6 @@ export interface AimdOptions {
   /** What a throttle multiplies the level by, rounding down (default 0.5). */
   readonly decrease?: number;
   readonly now: Clock;
-  /** Called with the new level each time it changes. */
-  readonly onChange?: (level: number) => void;
 }
 
 /** What the run reports at its end: where the level settled and how it got there. */
@@ -66,7 +64,7 @@ export class AimdLimiter implements Pace {
   #decreases = 0;
   #increases = 0;
   readonly #now: Clock;
-  readonly #onChange: ((level: number) => void) | undefined;
+  readonly #listeners = new Set<(level: number) => void>();
 
   constructor(options: AimdOptions) {
     const min = options.min ?? 1;
@@ -80,7 +78,12 @@ export class AimdLimiter implements Pace {
     this.#level = options.max;
     this.#lowest = options.max;
     this.#now = options.now;
-    this.#onChange = options.onChange;
+  }
+
+  /** Calls `listener` with the new level each time it changes; returns how to stop. */
+  subscribe(listener: (level: number) => void): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
   }
 
   /** How many passes may run at once now. */
@@ -128,6 +131,6 @@ export class AimdLimiter implements Pace {
     if (level === this.#level) return;
     this.#level = level;
     this.#lowest = Math.min(this.#lowest, level);
-    this.#onChange?.(level);
+    for (const listener of this.#listeners) listener(level);
   }
 }

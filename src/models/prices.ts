@@ -181,3 +181,16 @@ export function formatUsd(value: number | null): string {
   const digits = abs >= 1 ? 2 : Math.max(2, 1 - Math.floor(Math.log10(abs))); // two significant digits below $1
   return `${value < 0 ? '-' : ''}$${abs.toFixed(Math.min(digits, 6))}`;
 }
+
+const perMillion = (usd: number): string => formatUsd(usd).replace(/\.00$/, '');
+
+/** One line on what a model's tokens cost and where the price comes from. */
+export function pricingLine(p: Pricing): string {
+  if (p.status === 'free') return `none: ${p.why}`;
+  if (p.status === 'unpriced') return `unknown: ${p.why}`;
+  const u = p.usdPerMillion;
+  const parts = [`${perMillion(u.input)} in`, ...(u.cachedInput === null ? [] : [`${perMillion(u.cachedInput)} cached in`]),
+    ...(u.cacheWrite === null ? [] : [`${perMillion(u.cacheWrite)} cache write`]), `${perMillion(u.output)} out`];
+  const from = [p.source ?? (p.from === 'shipped' ? 'the shipped table' : p.from), ...(p.read === null ? [] : [`read ${p.read}`])].join(', ');
+  return `${p.model} at ${parts.join(', ')} per million tokens (${from}; prices change)`;
+}

@@ -5,7 +5,8 @@ import type { AimdOptions, PaceTicket } from '../../src/models/pace.ts';
 function setup(options: Partial<AimdOptions> = {}) {
   let now = 0;
   const changes: number[] = [];
-  const limiter = new AimdLimiter({ max: 8, now: () => now, onChange: (level) => changes.push(level), ...options });
+  const limiter = new AimdLimiter({ max: 8, now: () => now, ...options });
+  limiter.subscribe((level) => changes.push(level));
   /** Sends `n` requests and answers each at once, one after another. */
   const answer = (n: number): void => {
     for (let i = 0; i < n; i += 1) limiter.succeeded(limiter.sent());
@@ -155,6 +156,17 @@ describe('the AIMD limiter', () => {
     [{ max: 4, decrease: 0.99 }],
   ])('takes %j', (options) => {
     expect(() => new AimdLimiter({ now: () => 0, ...options })).not.toThrow();
+  });
+
+  it('stops telling a listener that unsubscribed', () => {
+    const { limiter, changes } = setup();
+    const seen: number[] = [];
+    const stop = limiter.subscribe((level) => seen.push(level));
+    limiter.throttled(limiter.sent());
+    stop();
+    limiter.throttled(limiter.sent());
+    expect(seen).toStrictEqual([4]);
+    expect(changes).toStrictEqual([4, 2]);
   });
 
   it('at max 1 and min 1, one pass runs whatever happens', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { costOf, formatUsd, loadPrices, PriceFileError, priceOf, SHIPPED_PRICES } from '../../src/models/prices.ts';
+import { costOf, formatUsd, loadPrices, PriceFileError, priceOf, pricingLine, SHIPPED_PRICES } from '../../src/models/prices.ts';
 import type { Pricing } from '../../src/models/prices.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ladder-prices-'));
@@ -156,5 +156,19 @@ describe('formatUsd', () => {
     [null, '-'], [0, '$0'], [0.42, '$0.42'], [0.0031, '$0.0031'], [0.05, '$0.050'], [12.4, '$12.40'], [-0.25, '-$0.25'], [0.0000004, '$0.000000'],
   ])('%s reads %s', (value, text) => {
     expect(formatUsd(value)).toBe(text);
+  });
+});
+
+describe('pricingLine', () => {
+  it('says the price, where it comes from and when it was read', () => {
+    const p = priceOf({ spec: 'anthropic:claude-haiku-4-5', settings: ANTHROPIC }, SHIPPED_PRICES);
+    expect(pricingLine(p)).toBe(
+      `anthropic:claude-haiku-4-5 at $1 in, $0.10 cached in, $1.25 cache write, $5 out per million tokens (https://platform.claude.com/docs/en/about-claude/pricing, read ${SHIPPED_PRICES.read}; prices change)`,
+    );
+  });
+
+  it('says why a model costs nothing, or has no cost', () => {
+    expect(pricingLine({ status: 'free', model: 'synthetic:mix', why: 'synthetic agents call no model' })).toBe('none: synthetic agents call no model');
+    expect(pricingLine({ status: 'unpriced', model: 'openai:x', why: 'no price for openai:x' })).toBe('unknown: no price for openai:x');
   });
 });
