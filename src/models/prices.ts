@@ -182,7 +182,8 @@ export function formatUsd(value: number | null): string {
   return `${value < 0 ? '-' : ''}$${abs.toFixed(Math.min(digits, 6))}`;
 }
 
-const perMillion = (usd: number): string => formatUsd(usd).replace(/\.00$/, '');
+/** A price per million tokens: `$1`, `$0.10`, `$0.075`. */
+export const perMillion = (usd: number): string => formatUsd(usd).replace(/\.00$/, '');
 
 /** One line on what a model's tokens cost and where the price comes from. */
 export function pricingLine(p: Pricing): string {
