@@ -127,6 +127,12 @@ describe('the cost of a run', () => {
     const total = Number(/, \$(\d+\.\d\d) spent$/.exec(complete!)![1]);
     // the resumed run counts what the first one spent: four passes of about the same price
     expect(total / Number(spent)).toBeCloseTo(2, 0);
+    // The report prices the same tokens at the price the run recorded: it agrees with the runner.
+    const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as { arms: { overall: { cost: { usd: number } } }[] };
+    expect(summary.arms.reduce((sum, arm) => sum + arm.overall.cost.usd, 0)).toBeCloseTo(total, 2);
+    const { events } = await readTraceAll(join(out, 'traces', (await listTraces(out))[0]!));
+    const response = events.find((e) => e.type === 'model.response');
+    expect(response).toMatchObject({ 'gen_ai.usage.cache_read.input_tokens': 100 });
   }, 120_000);
 
   it('will not keep to a limit it cannot price', async () => {
