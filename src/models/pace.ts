@@ -116,7 +116,7 @@ export class AimdLimiter implements Pace {
 
   throttled(ticket: PaceTicket, retryAfterMs?: number): void {
     this.#throttles += 1;
-    if (retryAfterMs !== undefined) this.#holdUntil = Math.max(this.#holdUntil, this.#now() + retryAfterMs);
+    this.#holdUntil = Math.max(this.#holdUntil, this.#now() + (retryAfterMs ?? 0));
     // The requests in flight when the level was lowered are throttled together: one burst, one
     // decrease, or eight passes hitting one limit would take the level from 8 to 1 at once.
     if (ticket.seq <= this.#loweredAt) return;

@@ -83,6 +83,18 @@ describe('the AIMD limiter', () => {
     expect(limiter.level).toBe(4);
   });
 
+  it('does not count the answer to the last request sent before a decrease', () => {
+    const { limiter } = setup({ max: 4 });
+    const throttledOne = limiter.sent();
+    const lastBefore = limiter.sent();
+    limiter.throttled(throttledOne); // 4 -> 2; lastBefore went out at level 4
+    limiter.succeeded(lastBefore);
+    limiter.succeeded(limiter.sent());
+    expect(limiter.level).toBe(2);
+    limiter.succeeded(limiter.sent());
+    expect(limiter.level).toBe(3);
+  });
+
   it('never goes above the concurrency asked for', () => {
     const { limiter, answer, changes } = setup({ max: 3 });
     answer(30);
