@@ -8,8 +8,23 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readTraceAll } from '../../src/trace/index.ts';
 import { listTraces } from '../../src/runner/store.ts';
+import { PassThrough } from 'node:stream';
+import { runLadder } from '../../src/cli/runLadder.ts';
+import type { RunArgs } from '../../src/cli/runLadder.ts';
 import { PolicyServer } from '../helpers/policyServer.ts';
-import { quietRun, removeTempDirs, tempDir } from './helpers.ts';
+import { removeTempDirs, ROOT, tempDir } from './helpers.ts';
+
+/** A run in this process: standard output and the progress lines in `lines`, standard error in `errors`. */
+async function quietRun(args: RunArgs): Promise<{ code: number; lines: string[]; errors: string[] }> {
+  const lines: string[] = [];
+  const errors: string[] = [];
+  const progress = new PassThrough();
+  progress.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
+  const code = await runLadder(args, {
+    cwd: ROOT, env: {}, stdout: (line) => lines.push(line), stderr: (line) => errors.push(line), progress, signal: new AbortController().signal,
+  });
+  return { code, lines, errors };
+}
 
 const RUNG = `name: provider-paced
 description: Copy a value between files, then look up the service port.
@@ -110,9 +125,10 @@ describe('the cost of a run', () => {
     expect(first.lines).toContain(
       `cost: openai:scripted at $10000 in, $1000 cached in, $20000 out per million tokens (${prices}, read 2026-12-01; prices change); stops before passing $6.00 (--max-cost)`,
     );
-    const stop = first.lines.find((l) => l.startsWith('stopped before passing'));
+    const stop = first.errors.find((l) => l.startsWith('ladder run: stopped before passing'));
     expect(first.code).toBe(1);
-    expect(stop).toMatch(/^stopped before passing --max-cost \$6\.00: \$(\d\.\d\d) spent, the next pass would cost about \$(\d\.\d\d); 2\/4 passes complete in .*costed; continue with: ladder run --resume --out .*costed --max-cost <a higher limit>$/);
+    expect(first.errors).toHaveLength(1);
+    expect(stop).toMatch(/^ladder run: stopped before passing --max-cost \$6\.00: \$(\d\.\d\d) spent, the next pass would cost about \$(\d\.\d\d); 2\/4 passes complete in .*costed; continue with: ladder run --resume --out .*costed --max-cost <a higher limit>$/);
     const [, spent, next] = /\$(\d\.\d\d) spent, .* about \$(\d\.\d\d)/.exec(stop!)!;
     expect(Number(spent) + Number(next)).toBeGreaterThan(6);
     expect(Number(spent)).toBeLessThanOrEqual(6);
@@ -137,7 +153,11 @@ describe('the cost of a run', () => {
 
   it('will not keep to a limit it cannot price', async () => {
     const out = join(dir, 'unpriced');
-    const { code } = await quietRun({ rungs: [rung], model: 'openai:gpt-9', baseUrl: 'https://example.invalid/v1', maxCost: 1, out });
+    const { code, errors } = await quietRun({ rungs: [rung], model: 'openai:gpt-9', baseUrl: 'https://example.invalid/v1', maxCost: 1, out });
     expect(code).toBe(2);
+    expect(errors).toStrictEqual([
+      'ladder run: --max-cost 1: the run has no price to keep to (no price for openai:gpt-9 at https://example.invalid/v1, ' +
+      "which is not openai's own API; give one with --prices FILE)",
+    ]);
   });
 });
