@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { benchLane } from './lane.ts';
 import { benchLaneStdio } from './laneStdio.ts';
+import { benchModel } from './model.ts';
 import { benchRunner } from './runner.ts';
 import { benchStartup } from './startup.ts';
 import { benchSummarize } from './summarize.ts';
@@ -30,6 +31,8 @@ export const BENCHMARKS: Record<string, () => Promise<Figures>> = {
   traces: () => benchTraces(),
   // The same run without and with --keep-workspaces, then rescored.
   workspaces: () => benchWorkspaces(),
+  // Passes per minute against a model answering after 300 ms, at concurrency 1, 4 and 8, and at 8 when it throttles.
+  model: () => benchModel(),
 };
 
 const REPORT = 'reports/bench.json';

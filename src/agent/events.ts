@@ -61,6 +61,8 @@ export function responseEvent(
     round,
     'gen_ai.usage.input_tokens': response.usage.inputTokens,
     'gen_ai.usage.output_tokens': response.usage.outputTokens,
+    ...(response.usage.cacheReadTokens === undefined ? {} : { 'gen_ai.usage.cache_read.input_tokens': response.usage.cacheReadTokens }),
+    ...(response.usage.cacheWriteTokens === undefined ? {} : { 'gen_ai.usage.cache_creation.input_tokens': response.usage.cacheWriteTokens }),
     // Ladder's own vocabulary (end, tool_calls, max_tokens, ...), so providers compare; the
     // provider's word is on the response for anyone who needs it.
     'gen_ai.response.finish_reasons': [response.stopReason],

@@ -11,6 +11,8 @@ export interface CompareArgs {
   readonly 'fail-if-worse'?: boolean;
   readonly gate?: readonly string[];
   readonly seed?: number;
+  /** A price file over the shipped table: reprices the run(s) instead of the price they recorded. */
+  readonly prices?: string;
 }
 
 export interface CompareWorld {
@@ -30,9 +32,11 @@ export async function runCompare(args: CompareArgs, world: CompareWorld = {}): P
   const { gateFailures, parseGates } = await import('../report/compare.ts');
   const { compareOutput } = await import('../report/output.ts');
   const { ReportInputError } = await import('../report/results.ts');
+  const { loadPrices, PriceFileError } = await import('../models/prices.ts');
   try {
     const gates = parseGates(args.gate ?? []);
-    const { report, text } = await compareOutput(args.runA, args.runB, { format: args.format ?? 'table', seed: args.seed ?? DEFAULT_REPORT_SEED });
+    const prices = args.prices === undefined ? {} : { prices: loadPrices(args.prices) };
+    const { report, text } = await compareOutput(args.runA, args.runB, { format: args.format ?? 'table', seed: args.seed ?? DEFAULT_REPORT_SEED, ...prices });
     if (args.output === undefined) out(text);
     else {
       writeFileSync(args.output, text);
@@ -44,7 +48,7 @@ export async function runCompare(args: CompareArgs, world: CompareWorld = {}): P
     for (const f of failures) err(`ladder compare: B is significantly worse than A on ${f.metric} (${f.label})`);
     return failures.length > 0 ? 1 : 0;
   } catch (error) {
-    if (!(error instanceof ReportInputError)) throw error;
+    if (!(error instanceof ReportInputError) && !(error instanceof PriceFileError)) throw error;
     err(`ladder compare: ${error.message}`);
     return 2;
   }
@@ -61,7 +65,8 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
       .option('output', { type: 'string', describe: 'Write to this file instead of standard output' })
       .option('fail-if-worse', { type: 'boolean', default: false, describe: 'Exit 1 when B is significantly worse than A on the step pass rate or a --gate metric' })
       .option('gate', { type: 'string', array: true, describe: `Also fail on these metrics: ${COMPARED_METRICS.join(', ')}` })
-      .option('seed', { type: 'number', default: DEFAULT_REPORT_SEED, describe: 'Bootstrap seed (the same seed gives the same intervals)' }),
+      .option('seed', { type: 'number', default: DEFAULT_REPORT_SEED, describe: 'Bootstrap seed (the same seed gives the same intervals)' })
+      .option('prices', { type: 'string', describe: 'A JSON price file: cost the run(s) at these prices instead of those recorded when they ran' }),
   handler: async (argv) => {
     process.exitCode = await runCompare(argv);
   },

@@ -7,6 +7,8 @@ export interface ReportArgs {
   readonly run: string;
   readonly output?: string;
   readonly seed?: number;
+  /** A price file over the shipped table: reprices the run(s) instead of the price they recorded. */
+  readonly prices?: string;
 }
 
 /** Writes one run's HTML report (to <run>/report.html by default); 0 when written, 2 on bad input. */
@@ -18,14 +20,16 @@ export async function runReport(
   const err = world.err ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const { runReportHtml } = await import('../report/output.ts');
   const { ReportInputError } = await import('../report/results.ts');
+  const { loadPrices, PriceFileError } = await import('../models/prices.ts');
   try {
-    const html = await runReportHtml(args.run, { seed: args.seed ?? DEFAULT_REPORT_SEED });
+    const prices = args.prices === undefined ? {} : { prices: loadPrices(args.prices) };
+    const html = await runReportHtml(args.run, { seed: args.seed ?? DEFAULT_REPORT_SEED, ...prices });
     const path = args.output ?? join(args.run, 'report.html');
     writeFileSync(path, html);
     out(`ladder report: wrote ${path}`);
     return 0;
   } catch (error) {
-    if (!(error instanceof ReportInputError)) throw error;
+    if (!(error instanceof ReportInputError) && !(error instanceof PriceFileError)) throw error;
     err(`ladder report: ${error.message}`);
     return 2;
   }
@@ -38,7 +42,8 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
     yargs
       .positional('run', { type: 'string', demandOption: true, describe: 'Results folder (results/<run-id>)' })
       .option('output', { type: 'string', describe: 'Write here instead of <run>/report.html' })
-      .option('seed', { type: 'number', default: DEFAULT_REPORT_SEED, describe: 'Bootstrap seed (the same seed gives the same intervals)' }),
+      .option('seed', { type: 'number', default: DEFAULT_REPORT_SEED, describe: 'Bootstrap seed (the same seed gives the same intervals)' })
+      .option('prices', { type: 'string', describe: 'A JSON price file: cost the run(s) at these prices instead of those recorded when they ran' }),
   handler: async (argv) => {
     process.exitCode = await runReport(argv);
   },

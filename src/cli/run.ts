@@ -15,7 +15,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('passes', { type: 'number', describe: 'Passes per rung and arm (default 10)' })
       .option('arms', { type: 'string', describe: 'Comma list of arms, e.g. on,off or on,off,breaker=off; a mechanism list goes in quotes with ; between arms (default on,off)' })
       .option('seed', { type: 'number', describe: 'Run seed; pass i of every arm gets a seed derived from it, the rung and i (default 1)' })
-      .option('concurrency', { type: 'number', describe: 'Passes at a time (default 4 for synthetic agents, 1 for a model)' })
+      .option('concurrency', { type: 'number', describe: 'Passes at a time (default 4 for synthetic agents, 1 for a model); against a provider, lowered on 429s and raised again as calls succeed' })
       .option('out', { type: 'string', describe: 'Results folder (default results/<date>-<model>)' })
       .option('resume', { type: 'boolean', describe: 'Continue the interrupted run in --out: complete passes kept, the rest made' })
       .option('shard', { type: 'string', describe: 'i/n: run a deterministic share of the passes (join shards with ladder merge)' })
@@ -24,6 +24,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('replay', { type: 'string', describe: 'A results folder: answer every model request with its recorded response (no provider is called, no key needed); a request that differs ends its step as replay_diverged' })
       .option('redact', { choices: ['content'] as const, describe: 'content: traces keep hashes and byte counts instead of prompts, answers, arguments and results' })
       .option('keep-workspaces', { type: 'boolean', describe: "Keep each step's workspace and database (.tar.gz under workspaces/) so ladder rescore can judge file and sql checks again" })
+      .option('prices', { type: 'string', describe: 'A JSON price file over the shipped table (data/prices.json): US dollars per million tokens per model' })
+      .option('max-cost', { type: 'number', describe: 'US dollars: start no pass that could take the run past it; the run stops resumable' })
       .options(MODEL_FLAG_OPTIONS),
   handler: async (argv) => {
     const { runLadder } = await import('./runLadder.ts');

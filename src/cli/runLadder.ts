@@ -1,8 +1,11 @@
 // The main job behind `ladder run`: prepare (every input checked before a folder exists), say
 // which model and why, run with a bar or plain lines, then write summary.json and print the
-// comparison of the arms. Exit codes: 0 complete, 1 failed or stopped because the model kept
-// erroring (resumable), 2 bad input or a model that cannot be reached, 130 interrupted.
+// comparison of the arms. Exit codes: 0 complete, 1 failed, stopped because the model kept
+// erroring, or stopped at --max-cost (all resumable), 2 bad input or a model that cannot be
+// reached, 130 interrupted.
 import { join, relative } from 'node:path';
+import { formatUsd, pricingLine } from '../models/prices.ts';
+import type { AimdState } from '../models/pace.ts';
 import { executeRun } from '../runner/run.ts';
 import { prepareRun } from '../runner/prepare.ts';
 import type { RunRequest, RunWorld } from '../runner/prepare.ts';
@@ -53,7 +56,18 @@ function request(args: RunArgs): RunRequest {
     ...defined('thinking', args.thinking),
     ...defined('numCtx', args.numCtx),
     ...defined('keepWorkspaces', args.keepWorkspaces),
+    ...defined('prices', args.prices),
+    ...defined('maxCost', args.maxCost),
   };
+}
+
+/** Where the provider's concurrency ended, when it moved or was asked for above 1. */
+export function concurrencyLine(state: AimdState): string | undefined {
+  if (state.max === 1 && state.throttles === 0) return undefined;
+  const moves = state.throttles === 0
+    ? 'never throttled'
+    : `${state.throttles} throttled request${state.throttles === 1 ? '' : 's'}, lowered ${state.decreases} and raised ${state.increases} time${state.increases === 1 ? '' : 's'}, lowest ${state.lowest}`;
+  return `concurrency: settled at ${state.level} of ${state.max} (${moves})`;
 }
 
 /** Ctrl-C once: stop cleanly (in-flight passes aborted, the run resumable). Twice: stop now. */
@@ -95,6 +109,7 @@ export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise
   say(`${prepared.resume ? 'resuming' : 'run'} ${where}: ${plural(manifest.rungs.length, 'rung')} x ${plural(manifest.arms.length, 'arm')} ` +
     `(${manifest.arms.join(', ')}) x ${plural(manifest.passes, 'pass', 'passes')}` +
     `${manifest.options.shard === null ? '' : `, shard ${manifest.options.shard}`}, ${manifest.options.concurrency} at a time`);
+  say(`cost: ${pricingLine(prepared.pricing)}${prepared.maxCost === undefined ? '' : `; stops before passing ${formatUsd(prepared.maxCost)} (--max-cost)`}`);
   const sigint = world.signal === undefined ? interruptOnSigint(say) : undefined;
   const signal = world.signal ?? sigint!.signal;
   let result;
@@ -108,9 +123,18 @@ export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise
     sigint?.dispose();
   }
   for (const line of result.errors) complain(`ladder run: ${line}`);
+  const pace = result.concurrency === undefined ? undefined : concurrencyLine(result.concurrency);
+  if (pace !== undefined) say(pace);
   if (result.stopped !== undefined) {
     complain(`ladder run: stopped, ${result.stopped.passes} passes in a row errored: ${result.stopped.line}; ` +
       `${result.complete}/${result.planned} passes complete in ${where}; once the model answers, continue with: ladder run --resume --out ${where}`);
+    return 1;
+  }
+  if (result.costStop !== undefined) {
+    const stop = result.costStop;
+    complain(`ladder run: stopped before passing --max-cost ${formatUsd(stop.maxUsd)}: ${formatUsd(stop.spentUsd)} spent, the next pass would cost about ` +
+      `${formatUsd(stop.nextUsd)}; ${result.complete}/${result.planned} passes complete in ${where}; ` +
+      `continue with: ladder run --resume --out ${where} --max-cost <a higher limit>`);
     return 1;
   }
   if (result.status === 'interrupted') {
@@ -122,7 +146,7 @@ export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise
     return 1;
   }
   const summary = await writeSummary(prepared.out);
-  say(`complete: ${plural(result.complete, 'pass', 'passes')} in ${where}`);
+  say(`complete: ${plural(result.complete, 'pass', 'passes')} in ${where}${result.spentUsd === null || prepared.pricing.status !== 'priced' ? '' : `, ${formatUsd(result.spentUsd)} spent`}`);
   // Two or more arms: their comparison (the report layer's renderer); one arm: its own figures.
   const print = (text: string) => say(text.trimEnd());
   if (manifest.arms.length > 1) await runCompare({ runA: prepared.out }, { out: print });

@@ -17,7 +17,7 @@ import { adaptSchema } from './schema.ts';
 import { recordableUrl } from './settings.ts';
 import type { ThinkingSetting } from './settings.ts';
 import type {
-  Adaptation, ChatMessage, ModelAdapter, ModelRequest, ModelResponse, SamplingOptions, StopReason, ThinkingBlock, ToolCall, ToolSpec,
+  Adaptation, ChatMessage, ModelAdapter, ModelRequest, ModelResponse, SamplingOptions, StopReason, ThinkingBlock, ToolCall, ToolSpec, Usage,
 } from './types.ts';
 
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -170,6 +170,23 @@ function stopReason(reason: string | null | undefined): StopReason {
 export const CUT_OFF_TEXT =
   'The response reached its token limit inside this call, so its arguments may be incomplete and it was not made; make the call again.';
 
+/**
+ * Anthropic's `input_tokens` leaves out what was read from or written to the prompt cache (the
+ * three are disjoint, and all three are billed); Ladder's input count is all of it, as
+ * OpenTelemetry's `gen_ai.usage.input_tokens` is and OpenAI's `prompt_tokens` already is.
+ */
+function anthropicUsage(usage: Message['usage'] | undefined): Usage {
+  const read = usage?.cache_read_input_tokens ?? 0;
+  const write = usage?.cache_creation_input_tokens ?? 0;
+  const input = usage?.input_tokens;
+  return {
+    inputTokens: typeof input === 'number' ? input + read + write : null,
+    outputTokens: usage?.output_tokens ?? null,
+    ...(typeof usage?.cache_read_input_tokens === 'number' ? { cacheReadTokens: read } : {}),
+    ...(typeof usage?.cache_creation_input_tokens === 'number' ? { cacheWriteTokens: write } : {}),
+  };
+}
+
 export class AnthropicAdapter implements ModelAdapter {
   readonly provider = 'anthropic' as const;
   readonly spec: string;
@@ -237,7 +254,7 @@ export class AnthropicAdapter implements ModelAdapter {
     return {
       text,
       toolCalls,
-      usage: { inputTokens: res.usage?.input_tokens ?? null, outputTokens: res.usage?.output_tokens ?? null },
+      usage: anthropicUsage(res.usage),
       latencyMs: call.latencyMs,
       attempts: call.attempts,
       retryWaitMs: call.retryWaitMs,

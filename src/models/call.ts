@@ -3,6 +3,7 @@
 // headers, network error). Classifying from those notes, not from each client library's
 // error classes, keeps the three adapters' failure handling identical.
 import type { Clock } from '../reliability/clock.ts';
+import type { Pace } from './pace.ts';
 import { AttemptFailure, kindOfStatus, parseRetryAfter, resolveRetryPolicy, withRetry } from './retry.ts';
 import type { Hint, RetryPolicy } from './retry.ts';
 import type { ThinkingSetting } from './settings.ts';
@@ -26,6 +27,8 @@ export interface AdapterOptions {
   readonly numCtx?: number;
   /** OpenAI-compatible only: send `seed`; by default only to servers known to take it. */
   readonly sendSeed?: boolean;
+  /** The provider's concurrency limiter (src/models/pace.ts): told of every request and its outcome. */
+  readonly pace?: Pace;
 }
 
 // A cold local model (load plus a long prompt on CPU) takes minutes; hosted APIs answer
@@ -45,6 +48,7 @@ export interface CallContext {
   readonly hint: Hint;
   /** A provider's own reading of a failure (a status that means something else there). */
   readonly refine?: (failure: AttemptFailure) => AttemptFailure;
+  readonly pace?: Pace;
 }
 
 export function callContext(label: string, options: AdapterOptions, hint: Hint, refine?: CallContext['refine']): CallContext {
@@ -53,6 +57,7 @@ export function callContext(label: string, options: AdapterOptions, hint: Hint, 
   return {
     label, timeoutMs, policy: resolveRetryPolicy(options.retry), now: options.now ?? performance.now.bind(performance), hint,
     ...(refine ? { refine } : {}),
+    ...(options.pace ? { pace: options.pace } : {}),
   };
 }
 
@@ -171,10 +176,18 @@ export async function callProvider<T>(
           throw err;
         }
       };
+      const ticket = ctx.pace?.sent();
       try {
-        return await send(fetch);
+        const value = await send(fetch);
+        if (ticket !== undefined) ctx.pace!.succeeded(ticket);
+        return value;
       } catch (err) {
-        throw classify(err, notes, ctx, signal);
+        const failure = classify(err, notes, ctx, signal);
+        // A 429, or any answer that says when to come back, is the provider pacing us.
+        if (ticket !== undefined && failure instanceof AttemptFailure && (failure.kind === 'rate_limit' || failure.retryAfterMs !== undefined)) {
+          ctx.pace!.throttled(ticket, failure.retryAfterMs);
+        }
+        throw failure;
       } finally {
         clearTimeout(timer);
       }

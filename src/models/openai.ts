@@ -12,8 +12,8 @@ import type { AdapterOptions, CallContext } from './call.ts';
 import { FUNCTION_NAME_RULE, ToolNames } from './names.ts';
 import { AttemptFailure } from './retry.ts';
 import { adaptSchema } from './schema.ts';
-import { recordableUrl } from './settings.ts';
-import type { Adaptation, ChatMessage, ModelAdapter, ModelRequest, ModelResponse, SamplingOptions, StopReason, ToolCall, ToolSpec } from './types.ts';
+import { LOCAL_HOST, recordableUrl } from './settings.ts';
+import type { Adaptation, ChatMessage, ModelAdapter, ModelRequest, ModelResponse, SamplingOptions, StopReason, ToolCall, ToolSpec, Usage } from './types.ts';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
@@ -30,8 +30,6 @@ export type OpenAISettings = {
   /** Whether a request's seed is sent as `seed`. */
   readonly seed: boolean;
 };
-
-const LOCAL_HOST = /^(localhost|127(\.\d+){3}|\[::1\]|0\.0\.0\.0|10(\.\d+){3}|192\.168(\.\d+){2}|172\.(1[6-9]|2\d|3[01])(\.\d+){2}|[^.]+\.local)$/;
 
 /**
  * The base URL checked before any request: a scheme, and on a local server the /v1 every local
@@ -127,6 +125,16 @@ export function buildOpenAIRequest(model: string, request: ModelRequest, setting
   return { body, names, adaptations: [...names.adaptations, ...tools.adaptations], ignoredOptions: ignored };
 }
 
+/** `prompt_tokens` counts cached input too; `cached_tokens` says how much of it was cached. */
+function openAIUsage(usage: ChatCompletion['usage']): Usage {
+  const cached = usage?.prompt_tokens_details?.cached_tokens;
+  return {
+    inputTokens: usage?.prompt_tokens ?? null,
+    outputTokens: usage?.completion_tokens ?? null,
+    ...(typeof cached === 'number' ? { cacheReadTokens: cached } : {}),
+  };
+}
+
 function parseArgs(text: string): { args: Record<string, unknown>; rawArgs?: string } {
   if (text.trim() === '') return { args: {} };
   try {
@@ -203,7 +211,7 @@ export class OpenAIAdapter implements ModelAdapter {
     return {
       text: choice.message.content ?? '',
       toolCalls,
-      usage: { inputTokens: res.usage?.prompt_tokens ?? null, outputTokens: res.usage?.completion_tokens ?? null },
+      usage: openAIUsage(res.usage),
       latencyMs: call.latencyMs,
       attempts: call.attempts,
       retryWaitMs: call.retryWaitMs,

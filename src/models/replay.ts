@@ -135,7 +135,11 @@ export class ReplayModel implements ModelAdapter {
     return {
       text: message.content,
       toolCalls: (message.toolCalls ?? []) as readonly ToolCall[],
-      usage: { inputTokens: event['gen_ai.usage.input_tokens'], outputTokens: event['gen_ai.usage.output_tokens'] },
+      usage: {
+        inputTokens: event['gen_ai.usage.input_tokens'], outputTokens: event['gen_ai.usage.output_tokens'],
+        ...(event['gen_ai.usage.cache_read.input_tokens'] === undefined ? {} : { cacheReadTokens: event['gen_ai.usage.cache_read.input_tokens'] }),
+        ...(event['gen_ai.usage.cache_creation.input_tokens'] === undefined ? {} : { cacheWriteTokens: event['gen_ai.usage.cache_creation.input_tokens'] }),
+      },
       latencyMs: performance.now() - started,
       attempts: event.attempts,
       retryWaitMs: 0,

@@ -84,6 +84,13 @@ export function parseRetryAfter(value: string | null | undefined, now: number): 
 export interface RetryPolicy {
   /** Requests in all, the first included. */
   readonly maxAttempts: number;
+  /**
+   * Requests in all when the failure is a rate limit (429): the provider pacing the run rather
+   * than failing it, so it is followed longer than other failures while the concurrency limiter
+   * (pace.ts) lowers the load; each wait is still capped by `maxRetryAfterMs`, and the step's
+   * time limit ends it sooner.
+   */
+  readonly maxRateLimitAttempts: number;
   /** Ceiling of the first back-off; it doubles per retry up to `maxDelayMs`. */
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
@@ -109,6 +116,9 @@ export const realSleep: Sleep = (ms, signal) =>
 
 export const DEFAULT_RETRY: RetryPolicy = {
   maxAttempts: 4, // three retries ride out a brief overload; more would eat the step's time limit
+  // With eight passes at once against a provider that throttles one request in three, a request
+  // still throttled after 12 tries would have lost eleven draws in a row (about 1 in 180,000).
+  maxRateLimitAttempts: 12,
   baseDelayMs: 1_000, // back-offs of up to 1, 2, 4 s: at most 7 s waiting without Retry-After
   maxDelayMs: 16_000,
   maxRetryAfterMs: 60_000, // a minute is the longest rate-limit window worth sitting out in a step
@@ -126,6 +136,7 @@ function check(field: string, value: number, min: number, integer: boolean): voi
 export function resolveRetryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {
   const policy = { ...DEFAULT_RETRY, ...overrides };
   check('maxAttempts', policy.maxAttempts, 1, true);
+  check('maxRateLimitAttempts', policy.maxRateLimitAttempts, 1, true);
   check('baseDelayMs', policy.baseDelayMs, 0, false);
   check('maxDelayMs', policy.maxDelayMs, 0, false);
   check('maxRetryAfterMs', policy.maxRetryAfterMs, 0, false);
@@ -184,7 +195,8 @@ export async function withRetry<T>(
       return { value: await attempt(n), attempts: n, waitedMs };
     } catch (err) {
       if (!(err instanceof AttemptFailure)) throw err;
-      if (!isRetryable(err.kind) || n >= policy.maxAttempts) throw giveUp(label, err, n, hint);
+      const limit = err.kind === 'rate_limit' ? policy.maxRateLimitAttempts : policy.maxAttempts;
+      if (!isRetryable(err.kind) || n >= limit) throw giveUp(label, err, n, hint);
       if (err.retryAfterMs !== undefined && err.retryAfterMs > policy.maxRetryAfterMs) {
         const asked = ` (asked to wait ${Math.ceil(err.retryAfterMs / 1000)} s, over the ${policy.maxRetryAfterMs / 1000} s cap)`;
         throw giveUp(label, err, n, hint, asked);

@@ -71,3 +71,11 @@ export function flagsFromSettings(settings: ModelSettings | undefined): ModelFla
     ...(typeof numCtx === 'number' ? { numCtx } : {}),
   };
 }
+
+/** Hosts on this machine or the local network: local servers, which have no per-token price. */
+export const LOCAL_HOST = /^(localhost|127(\.\d+){3}|\[::1\]|0\.0\.0\.0|10(\.\d+){3}|192\.168(\.\d+){2}|172\.(1[6-9]|2\d|3[01])(\.\d+){2}|[^.]+\.local)$/;
+
+export function isLocalUrl(url: string): boolean {
+  const parsed = URL.parse(url);
+  return parsed !== null && LOCAL_HOST.test(parsed.hostname);
+}

@@ -93,10 +93,20 @@ export interface ModelRequest {
 /** Why the model stopped, in one vocabulary; the provider's own word is in `providerStopReason`. */
 export type StopReason = 'end' | 'tool_calls' | 'max_tokens' | 'refusal' | 'other';
 
-/** Token counts as the provider reported them; null when it reported none. */
+/**
+ * Token counts as the provider reported them; null when it reported none. `inputTokens` is all
+ * of the input, cached or not (OpenTelemetry's `gen_ai.usage.input_tokens`): OpenAI's
+ * `prompt_tokens` already is; Anthropic's `input_tokens` is only the uncached part, so its
+ * adapter adds the cache reads and writes. The cache counts are present only when the provider
+ * reported them, and are part of `inputTokens`; they are what a price table discounts.
+ */
 export interface Usage {
   readonly inputTokens: number | null;
   readonly outputTokens: number | null;
+  /** Input served from the provider's cache (OpenAI `cached_tokens`, Anthropic `cache_read_input_tokens`). */
+  readonly cacheReadTokens?: number;
+  /** Input written to the provider's cache (Anthropic `cache_creation_input_tokens`). */
+  readonly cacheWriteTokens?: number;
 }
 
 /** Ollama's own counters; durations are in nanoseconds, as Ollama reports them. */

@@ -100,3 +100,57 @@ function pairedBootstrap(
     pairs: n,
   };
 }
+
+export interface RatioDifference extends MeanDifference {
+  /** Resamples left out of the interval because a side had nothing to divide by in them. */
+  undefinedResamples: number;
+}
+
+/**
+ * The difference of two ratios of sums over paired units, B minus A: (sum bNum / sum bDen) -
+ * (sum aNum / sum aDen), e.g. dollars per passed step, with a seeded percentile bootstrap over
+ * the pairs. A ratio of sums, not a mean of per-pair ratios: a pass with no passed step has no
+ * cost per passed step of its own, but its cost still counts. Resamples in which a side's
+ * denominator is 0 are left out of the percentiles, and counted.
+ */
+export function pairedRatioDifference(
+  a: { num: readonly number[]; den: readonly number[] },
+  b: { num: readonly number[]; den: readonly number[] },
+  seed = 1,
+  resamples = BOOTSTRAP_RESAMPLES,
+): RatioDifference {
+  const n = a.num.length;
+  if ([a.den.length, b.num.length, b.den.length].some((length) => length !== n)) {
+    throw new RangeError(`paired samples differ in length: ${n}, ${a.den.length}, ${b.num.length} and ${b.den.length}`);
+  }
+  const ratio = (num: readonly number[], den: readonly number[], pick: (i: number) => number): number => {
+    let top = 0;
+    let bottom = 0;
+    for (let i = 0; i < n; i += 1) {
+      top += num[pick(i)]!;
+      bottom += den[pick(i)]!;
+    }
+    return bottom === 0 ? Number.NaN : top / bottom;
+  };
+  const same = (i: number): number => i;
+  const estimate = ratio(b.num, b.den, same) - ratio(a.num, a.den, same);
+  if (n === 0 || Number.isNaN(estimate)) return { estimate: Number.NaN, lower: Number.NaN, upper: Number.NaN, pairs: n, undefinedResamples: 0 };
+  const random = seededRandom(seed);
+  const estimates: number[] = [];
+  const picks = new Array<number>(n);
+  for (let r = 0; r < resamples; r += 1) {
+    for (let i = 0; i < n; i += 1) picks[i] = Math.floor(random() * n);
+    const pick = (i: number): number => picks[i]!;
+    const d = ratio(b.num, b.den, pick) - ratio(a.num, a.den, pick);
+    if (!Number.isNaN(d)) estimates.push(d);
+  }
+  estimates.sort((x, y) => x - y);
+  const kept = estimates.length;
+  return {
+    estimate,
+    lower: estimates[Math.floor(0.025 * (kept - 1))]!,
+    upper: estimates[Math.ceil(0.975 * (kept - 1))]!,
+    pairs: n,
+    undefinedResamples: resamples - kept,
+  };
+}

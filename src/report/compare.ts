@@ -3,6 +3,9 @@
 import { DEFAULT_REPORT_SEED } from './choices.ts';
 import type { MetricComparison, MetricName, ProportionComparison } from './paired.ts';
 import { COMPARED_METRICS, compareMetrics, perRung } from './paired.ts';
+import type { PriceTable } from '../models/prices.ts';
+import { compareCost } from './costCompare.ts';
+import type { CostComparison } from './costCompare.ts';
 import type { LeftOut } from './pairing.ts';
 import { pair } from './pairing.ts';
 import type { LoadedRun, RunSummary } from './summary.ts';
@@ -35,6 +38,8 @@ export interface ArmComparison {
   worse: MetricName[];
   summary: string;
   leftOutText: string | null;
+  /** Cost per passed step, paired; says why when there is no cost to compare. */
+  cost: CostComparison;
 }
 
 export interface ComparisonReport {
@@ -53,6 +58,8 @@ export interface ComparisonReport {
 export interface CompareOptions {
   /** Bootstrap seed (DEFAULT_REPORT_SEED). */
   seed?: number;
+  /** `--prices`: reprice both runs with this table instead of the prices they recorded. */
+  prices?: PriceTable;
 }
 
 function info(run: LoadedRun): RunInfo {
@@ -77,6 +84,7 @@ function compareSides(label: string, a: LoadedRun, armA: string, b: LoadedRun, a
     worse: metrics.filter((m) => m.verdict === 'worse').map((m) => m.metric),
     summary: summarySentence(label, pairing.passes.length, metrics),
     leftOutText: leftOutSentence(pairing.leftOut, metrics),
+    cost: compareCost(pairing, a.pricing, b.pricing, seed),
   };
 }
 
@@ -171,8 +179,9 @@ export function compareLoaded(a: LoadedRun, b: LoadedRun | undefined, options: C
 }
 
 export async function compareRuns(dirA: string, dirB?: string, options: CompareOptions = {}): Promise<ComparisonReport> {
-  const a = await loadRun(dirA);
-  const b = dirB === undefined ? undefined : await loadRun(dirB);
+  const load = { ...(options.prices === undefined ? {} : { prices: options.prices }) };
+  const a = await loadRun(dirA, load);
+  const b = dirB === undefined ? undefined : await loadRun(dirB, load);
   return compareLoaded(a, b, options);
 }
 

@@ -3,8 +3,11 @@
 import { OUTCOMES } from '../trace/index.ts';
 import type { Outcome, StepEndReason } from '../trace/index.ts';
 import { median } from './bootstrap.ts';
+import type { Pricing } from '../models/prices.ts';
 import type { PassRecord, StepRun } from './passes.ts';
 import { modifiedWilson, passAtK, passHatK } from './stats.ts';
+import { costMetrics, serverTimes, timeSplit, toolTimes } from './timing.ts';
+import type { CostMetrics, Latency, ServerTimes, TimeSplit } from './timing.ts';
 
 /** A proportion with its counts and its Wilson 95% interval (modified at the edges, stats.ts); `rate` is null when n = 0. */
 export interface Rate {
@@ -40,6 +43,12 @@ export interface ToolMetrics {
   deadCalls: number;
   deterministic: RepeatCounts;
   nondeterministic: RepeatCounts;
+  /** The server the tool is on ('' when the name routes to none). */
+  server: string;
+  /** Calls that went over the wire, their latency, and every call's outcome. */
+  sent: number;
+  latencyMs: Latency;
+  outcomes: Record<Outcome, number>;
 }
 
 export interface PassK {
@@ -75,6 +84,14 @@ export interface Metrics {
   stepMs: Distribution;
   timeToAnswer: { stepRuns: number; answered: number; answeredToEndMs: Distribution };
   tools: ToolMetrics[];
+  /** Of the input tokens, those read from and written to the provider's cache. */
+  cachedTokens: { read: number; write: number };
+  /** The tokens priced (src/models/prices.ts); usd null when the model has no price. */
+  cost: CostMetrics;
+  /** Where step time went: the model, the tool calls, the rest. */
+  time: TimeSplit;
+  /** Calls per server: latency and outcomes. */
+  servers: ServerTimes[];
 }
 
 export function rate(count: number, n: number): Rate {
@@ -96,6 +113,8 @@ export function distribution(values: number[]): Distribution {
 function repeatCounts(repeats: number, repeatsSent: number, calls: number): RepeatCounts {
   return { repeats, repeatsSent, calls, rate: calls === 0 ? null : repeats / calls };
 }
+
+const NO_OUTCOMES = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
 
 export const isErrored = (run: StepRun): boolean => run.reason === 'errored';
 
@@ -123,7 +142,7 @@ export function passK(groups: { c: number; n: number }[]): PassK[] {
  * Metrics over step-runs. `passes` is given at pass level (rung, arm) and null for one step;
  * `groups` are the (c, n) per rung behind pass@k.
  */
-export function metrics(runs: StepRun[], passes: PassRecord[] | null, groups: { c: number; n: number }[]): Metrics {
+export function metrics(runs: StepRun[], passes: PassRecord[] | null, groups: { c: number; n: number }[], pricing?: Pricing): Metrics {
   const reasons: Record<StepEndReason, number> = { answered: 0, ceiling: 0, time_limit: 0, errored: 0 };
   const outcomes = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   const tools = new Map<string, ToolMetrics>();
@@ -158,7 +177,11 @@ export function metrics(runs: StepRun[], passes: PassRecord[] | null, groups: { 
     for (const t of run.tools) {
       let m = tools.get(t.tool);
       if (m === undefined) {
-        m = { tool: t.tool, calls: 0, deadCalls: 0, deterministic: repeatCounts(0, 0, 0), nondeterministic: repeatCounts(0, 0, 0) };
+        m = {
+          tool: t.tool, calls: 0, deadCalls: 0, deterministic: repeatCounts(0, 0, 0), nondeterministic: repeatCounts(0, 0, 0),
+          // filled in below, from every call of the tool
+          server: t.server, sent: 0, latencyMs: { n: 0, p50: null, p95: null, max: null }, outcomes: { ...NO_OUTCOMES },
+        };
         tools.set(t.tool, m);
       }
       m.calls += t.calls;
@@ -173,9 +196,12 @@ export function metrics(runs: StepRun[], passes: PassRecord[] | null, groups: { 
       total.calls += t.calls;
     }
   }
+  const times = toolTimes(runs);
   for (const m of tools.values()) {
     m.deterministic = repeatCounts(m.deterministic.repeats, m.deterministic.repeatsSent, m.deterministic.calls);
     m.nondeterministic = repeatCounts(m.nondeterministic.repeats, m.nondeterministic.repeatsSent, m.nondeterministic.calls);
+    const t = times.get(m.tool)!;
+    Object.assign(m, { server: t.server, sent: t.sent, latencyMs: t.latencyMs, outcomes: t.outcomes });
   }
   const decided = runs.length - reasons.errored;
   const attempts = passes === null ? runs.length : passes.length;
@@ -206,5 +232,9 @@ export function metrics(runs: StepRun[], passes: PassRecord[] | null, groups: { 
     stepMs: distribution(stepMs),
     timeToAnswer: { stepRuns: runs.length, answered, answeredToEndMs: distribution(lags) },
     tools: [...tools.values()].sort((x, y) => (x.tool < y.tool ? -1 : x.tool > y.tool ? 1 : 0)),
+    cachedTokens: { read: runs.reduce((sum, r) => sum + r.cacheRead, 0), write: runs.reduce((sum, r) => sum + r.cacheWrite, 0) },
+    cost: costMetrics(runs, attempts, pricing),
+    time: timeSplit(runs),
+    servers: serverTimes(runs),
   };
 }

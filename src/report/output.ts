@@ -33,15 +33,16 @@ export async function compareOutput(
   dirB: string | undefined,
   options: CompareOptions & { format?: Format } = {},
 ): Promise<{ report: ComparisonReport; text: string }> {
-  const a = await loadRun(dirA);
-  const b = dirB === undefined ? undefined : await loadRun(dirB);
+  const load = { ...(options.prices === undefined ? {} : { prices: options.prices }) };
+  const a = await loadRun(dirA, load);
+  const b = dirB === undefined ? undefined : await loadRun(dirB, load);
   const report = compareLoaded(a, b, options);
   return { report, text: await renderComparison(report, b === undefined ? [a] : [a, b], options.format ?? 'table') };
 }
 
 /** `ladder report <run>`: one run's HTML, its arms compared when it has two or more, and every pass's transcript. */
 export async function runReportHtml(dir: string, options: CompareOptions = {}): Promise<string> {
-  const run = await loadRun(dir);
+  const run = await loadRun(dir, { ...(options.prices === undefined ? {} : { prices: options.prices }) });
   const comparison = armsOf(run).length > 1 ? compareLoaded(run, undefined, options) : null;
   const summary = comparison?.summaries[0] ?? summarizeLoaded(run);
   const passes = { style: PASSES_STYLE, body: passesHtml(await passGrids(run)) };

@@ -13,6 +13,8 @@ const SENT: ReadonlySet<Outcome> = new Set<Outcome>(['ok', 'failed', 'timeout'])
 export interface ToolTally {
   /** Qualified name, `server__tool`. */
   tool: string;
+  /** The configured server it routes to ('' when none). */
+  server: string;
   /** As the tool.call event said; absent counts as not declared deterministic. */
   deterministic: boolean;
   calls: number;
@@ -20,6 +22,10 @@ export interface ToolTally {
   repeats: number;
   repeatsSent: number;
   deadCalls: number;
+  /** Calls by outcome. */
+  outcomes: Record<Outcome, number>;
+  /** `ms` of each call sent (ok, failed, timeout): the server's time as the lane measured it. */
+  ms: number[];
 }
 
 export interface StepRun {
@@ -46,6 +52,11 @@ export interface StepRun {
   tokensOut: number;
   tokensInMissing: number;
   tokensOutMissing: number;
+  /** Of the input tokens, those read from and written to the provider's cache. */
+  cacheRead: number;
+  cacheWrite: number;
+  /** `ms` of each model response (retries and their waits included): the model's own time per round. */
+  roundMs: number[];
   tools: ToolTally[];
 }
 
@@ -98,7 +109,8 @@ function newStep(step: number, startT: number): StepAcc {
   const outcomes = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   return {
     step, startT, calls: 0, sent: 0, outcomes, repeats: 0, repeatsSent: 0, deadCalls: 0, requests: 0,
-    zeroToolRounds: 0, responses: 0, tokensIn: 0, tokensOut: 0, tokensInMissing: 0, tokensOutMissing: 0, tools: new Map(),
+    zeroToolRounds: 0, responses: 0, tokensIn: 0, tokensOut: 0, tokensInMissing: 0, tokensOutMissing: 0, cacheRead: 0, cacheWrite: 0,
+    roundMs: [], tools: new Map(),
   };
 }
 
@@ -143,6 +155,9 @@ class PassAcc {
       else s.tokensInMissing += 1;
       if (typeof output === 'number') s.tokensOut += output;
       else s.tokensOutMissing += 1;
+      s.cacheRead += e['gen_ai.usage.cache_read.input_tokens'] ?? 0;
+      s.cacheWrite += e['gen_ai.usage.cache_creation.input_tokens'] ?? 0;
+      s.roundMs.push(e.ms);
     } else if (e.type === 'tool.call') this.call(e);
     else if (e.type === 'step.end') this.stepEnd(e);
     else if (e.type === 'pass.end') this.end = { passed: e.passed, error: e.error };
@@ -160,7 +175,10 @@ class PassAcc {
     const toolKey = `${deterministic ? 'd' : 'n'}:${name}`;
     let tool = s.tools.get(toolKey);
     if (tool === undefined) {
-      s.tools.set(toolKey, (tool = { tool: name, deterministic, calls: 0, sent: 0, repeats: 0, repeatsSent: 0, deadCalls: 0 }));
+      s.tools.set(toolKey, (tool = {
+        tool: name, server: e.server, deterministic, calls: 0, sent: 0, repeats: 0, repeatsSent: 0, deadCalls: 0,
+        outcomes: Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>, ms: [],
+      }));
     }
     const sent = SENT.has(e.outcome);
     const nth = (this.seen.get(e.key) ?? 0) + 1;
@@ -171,6 +189,8 @@ class PassAcc {
     s.calls += 1;
     s.outcomes[e.outcome] = (s.outcomes[e.outcome] ?? 0) + 1;
     tool.calls += 1;
+    tool.outcomes[e.outcome] += 1;
+    if (sent) tool.ms.push(e.ms);
     const count = (field: 'sent' | 'repeats' | 'repeatsSent' | 'deadCalls', yes: boolean): void => {
       if (!yes) return;
       s[field] += 1;

@@ -2,6 +2,8 @@
 // traces. The field order here is the file format (docs/report.md "summary.json").
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { priceOf, SHIPPED_PRICES } from '../models/prices.ts';
+import type { PriceTable, Pricing } from '../models/prices.ts';
 import type { Metrics } from './metrics.ts';
 import { isErrored, metrics, passClean, passErrored } from './metrics.ts';
 import type { PassRecord, StepRun, TraceTally } from './passes.ts';
@@ -41,6 +43,8 @@ export interface RunSummary {
   passesPlanned: number;
   traces: TraceTally & { passes: number };
   arms: ArmSummary[];
+  /** What the model's tokens cost, and where the price comes from (or why there is none). */
+  pricing: Pricing;
 }
 
 /** A run read back: its manifest and one compact record per complete pass. */
@@ -49,10 +53,22 @@ export interface LoadedRun {
   manifest: Manifest;
   passes: PassRecord[];
   traces: TraceTally & { passes: number };
+  pricing: Pricing;
+}
+
+export interface LoadOptions {
+  /** Reprice the run with this table (`--prices`); by default the price the run recorded, else the shipped table's. */
+  prices?: PriceTable;
+}
+
+/** The price of a run's tokens: a table given, else the manifest's record, else the shipped table. */
+export function pricingOf(manifest: Manifest, prices?: PriceTable): Pricing {
+  if (prices === undefined && manifest.model.price !== undefined) return manifest.model.price;
+  return priceOf(manifest.model, prices ?? SHIPPED_PRICES, manifest.replay?.runId);
 }
 
 /** Streams every trace of a run; complete passes only, the first of any duplicate kept. */
-export async function loadRun(dir: string): Promise<LoadedRun> {
+export async function loadRun(dir: string, options: LoadOptions = {}): Promise<LoadedRun> {
   const manifest = readManifest(dir);
   const traces = emptyTraceTally();
   const byId = new Map<string, PassRecord>();
@@ -68,7 +84,7 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
   const passes = [...byId.values()].sort(
     (x, y) => rungOrder(x.rung, y.rung) || armOrder(x.arm, y.arm) || x.pass - y.pass,
   );
-  return { dir, manifest, passes, traces: { ...traces, passes: passes.length } };
+  return { dir, manifest, passes, traces: { ...traces, passes: passes.length }, pricing: pricingOf(manifest, options.prices) };
 }
 
 /** A step-run's verdict judged again (`ladder rescore`), in place of the one its trace records. */
@@ -123,7 +139,7 @@ function stepRunsOf(passes: PassRecord[]): StepRun[] {
   return passes.flatMap((p) => p.steps);
 }
 
-function summarizeArm(arm: string, passes: PassRecord[]): ArmSummary {
+function summarizeArm(arm: string, passes: PassRecord[], pricing: Pricing): ArmSummary {
   const rungs = uniqueInOrder(passes.map((p) => p.rung));
   const rungSummaries = rungs.map((rung): RungSummary => {
     const own = passes.filter((p) => p.rung === rung);
@@ -133,12 +149,12 @@ function summarizeArm(arm: string, passes: PassRecord[]): ArmSummary {
     const steps = stepIndexes.map((step): StepSummary => {
       const runs = stepRunsOf(own).filter((s) => s.step === step);
       const usable = runs.filter((s) => !isErrored(s));
-      return { step, metrics: metrics(runs, null, [{ c: usable.filter((s) => s.passed).length, n: usable.length }]) };
+      return { step, metrics: metrics(runs, null, [{ c: usable.filter((s) => s.passed).length, n: usable.length }], pricing) };
     });
-    return { rung, metrics: metrics(stepRunsOf(own), own, [group]), steps };
+    return { rung, metrics: metrics(stepRunsOf(own), own, [group], pricing), steps };
   });
   const groups = rungSummaries.map((r) => ({ c: r.metrics.cleanRunRate!.count, n: r.metrics.cleanRunRate!.n }));
-  return { arm, overall: metrics(stepRunsOf(passes), passes, groups), rungs: rungSummaries };
+  return { arm, overall: metrics(stepRunsOf(passes), passes, groups, pricing), rungs: rungSummaries };
 }
 
 export function summarizeLoaded(run: LoadedRun): RunSummary {
@@ -154,13 +170,14 @@ export function summarizeLoaded(run: LoadedRun): RunSummary {
     gitSha: manifest.gitSha,
     passesPlanned: manifest.passes,
     traces: run.traces,
-    arms: armsOf(run).map((arm) => summarizeArm(arm, run.passes.filter((p) => p.arm === arm))),
+    arms: armsOf(run).map((arm) => summarizeArm(arm, run.passes.filter((p) => p.arm === arm), run.pricing)),
+    pricing: run.pricing,
   };
 }
 
 /** The summary of the run in `dir` (what the runner writes to summary.json at the end). */
-export async function summarizeRun(dir: string): Promise<RunSummary> {
-  return summarizeLoaded(await loadRun(dir));
+export async function summarizeRun(dir: string, options: LoadOptions = {}): Promise<RunSummary> {
+  return summarizeLoaded(await loadRun(dir, options));
 }
 
 /**

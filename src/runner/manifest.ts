@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Pricing } from '../models/prices.ts';
 import { MANIFEST } from './store.ts';
 
 export const MANIFEST_FORMAT = 1;
@@ -19,6 +20,11 @@ export interface ManifestModel {
    * whether the seed is sent); absent for synthetic agents and in runs made before it existed.
    */
   settings?: Readonly<Record<string, string | number | boolean>>;
+  /**
+   * The price of its tokens when the run was made (src/models/prices.ts), so every report of the
+   * run costs it alike; `ladder compare --prices FILE` reprices. Absent in runs made before it.
+   */
+  price?: Pricing;
 }
 
 export interface ManifestRung {

@@ -6,6 +6,9 @@ import { join, resolve } from 'node:path';
 import { ArmError } from '../lane/index.ts';
 import { flagProblems, flagsFromSettings, ModelConfigError, ModelSpecError, parseModelSpec, parseThinking } from '../models/index.ts';
 import type { AdapterOptions, ModelFlags, ModelSettings } from '../models/index.ts';
+import { AimdLimiter } from '../models/pace.ts';
+import { loadPrices, PriceFileError, priceOf } from '../models/prices.ts';
+import type { Pricing } from '../models/prices.ts';
 import type { LoadedRung } from '../rungs/load.ts';
 import { agentFactory, modelSettings } from './agents.ts';
 import type { AgentFactory } from './agents.ts';
@@ -52,6 +55,10 @@ export interface RunRequest {
   numCtx?: number;
   /** Keep each step's workspace in the results folder (for `ladder rescore`). */
   keepWorkspaces?: boolean;
+  /** A price file over the shipped table (src/models/prices.ts). */
+  prices?: string;
+  /** US dollars: start no pass that could take the run's spending past it. */
+  maxCost?: number;
 }
 
 export interface RunWorld {
@@ -80,6 +87,11 @@ export interface PreparedRun {
    * results folder exists; preparing alone sends nothing.
    */
   unreachable?: () => Promise<string | undefined>;
+  /** The price of the model's tokens (also in the manifest). */
+  pricing: Pricing;
+  /** The provider's concurrency limiter; absent when no provider is called (synthetic agents, a replay). */
+  pace?: AimdLimiter;
+  maxCost?: number;
 }
 
 function positiveInt(flag: string, value: number | undefined, problems: string[]): void {
@@ -96,6 +108,9 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
   positiveInt('--passes', request.passes, problems);
   positiveInt('--concurrency', request.concurrency, problems);
   if (request.seed !== undefined && !Number.isSafeInteger(request.seed)) problems.push(`--seed ${request.seed}: expected an integer`);
+  if (request.maxCost !== undefined && !(request.maxCost > 0 && Number.isFinite(request.maxCost))) {
+    problems.push(`--max-cost ${request.maxCost}: expected an amount in US dollars above 0, e.g. --max-cost 5`);
+  }
   if (request.timeFactor !== undefined && !(request.timeFactor > 0 && request.timeFactor <= 1000)) {
     problems.push(`--time-factor ${request.timeFactor}: expected a number above 0 and at most 1000`);
   }
@@ -129,6 +144,7 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
   let agent: AgentFactory;
   let settings: ModelSettings | undefined;
   let flags: ModelFlags = {};
+  let pace: AimdLimiter | undefined;
   try {
     if (recording !== undefined) {
       const { spec, synthetic } = recording.manifest.model;
@@ -143,13 +159,18 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
       flags = modelFlags(request, previous);
       const wrong = flagProblems(choice.synthetic ? 'synthetic' : parseModelSpec(choice.spec).provider, flags);
       if (wrong.length > 0) throw new InputError(wrong);
-      agent = agentFactory(choice, flags, world.adapter);
+      // One limiter for the run's provider, shared by every pass's adapter; it starts at the
+      // concurrency asked for. Synthetic agents and replays call no provider, so have none.
+      if (!choice.synthetic) pace = new AimdLimiter({ max: request.concurrency ?? DEFAULT_MODEL_CONCURRENCY, now: () => performance.now() });
+      agent = agentFactory(choice, flags, { ...world.adapter, ...(pace === undefined ? {} : { pace }) });
       settings = modelSettings(choice, flags);
     }
   } catch (error) {
     if (error instanceof ModelSpecError || error instanceof ModelConfigError) throw new InputError([error.message]);
     throw error;
   }
+  const pricing = priceRun(request, previous, { spec: choice.spec, synthetic: choice.synthetic, ...(settings === undefined ? {} : { settings }) },
+    recording?.manifest.runId, world.cwd);
   const now = world.now?.() ?? new Date();
   const runId = previous?.runId ?? (request.out === undefined ? defaultRunId(now, choice.spec) : request.out.split(/[\\/]/).filter(Boolean).pop()!);
   const out = resolve(world.cwd, request.out ?? join('results', runId));
@@ -160,7 +181,7 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
     ladderVersion: LADDER_VERSION,
     gitSha: gitSha(world.cwd),
     node: process.version,
-    model: { spec: choice.spec, reason: choice.reason, synthetic: choice.synthetic, ...(settings === undefined ? {} : { settings }) },
+    model: { spec: choice.spec, reason: choice.reason, synthetic: choice.synthetic, ...(settings === undefined ? {} : { settings }), price: pricing },
     arms: arms ?? template?.arms ?? DEFAULT_ARMS,
     passes: request.passes ?? template?.passes ?? DEFAULT_PASSES,
     seed: request.seed ?? template?.seed ?? DEFAULT_SEED,
@@ -191,7 +212,32 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
     secrets: credentialsIn(world.env),
     // A replay calls no provider, so there is nothing to reach.
     ...(choice.synthetic || recording !== undefined ? {} : { unreachable: () => unreachable(choice.spec, { ...world.adapter, ...flags }) }),
+    pricing,
+    ...(pace === undefined ? {} : { pace }),
+    ...(request.maxCost === undefined ? {} : { maxCost: request.maxCost }),
   };
+}
+
+/**
+ * The price the run's tokens are counted at: a --prices file, else (on --resume) the price the
+ * run was started with, else the shipped table's. --max-cost needs a price to keep to.
+ */
+function priceRun(
+  request: RunRequest, previous: Manifest | undefined, model: Parameters<typeof priceOf>[0], replayOf: string | undefined, cwd: string,
+): Pricing {
+  let pricing: Pricing;
+  try {
+    pricing = request.prices === undefined && previous?.model.price !== undefined
+      ? previous.model.price
+      : priceOf(model, loadPrices(request.prices, cwd), replayOf);
+  } catch (error) {
+    if (error instanceof PriceFileError) throw new InputError([error.message]);
+    throw error;
+  }
+  if (request.maxCost !== undefined && pricing.status === 'unpriced') {
+    throw new InputError([`--max-cost ${request.maxCost}: the run has no price to keep to (${pricing.why})`]);
+  }
+  return pricing;
 }
 
 /** The model flags given, else on --resume the ones the run was made with. */

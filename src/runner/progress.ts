@@ -72,6 +72,8 @@ export interface ProgressInput {
   todo?: readonly PassId[];
   concurrency?: number;
   now?: () => number;
+  /** What the run has spent and how many passes it runs at once now, when there is something to say. */
+  status?: () => string;
 }
 
 function tallyText(arms: readonly string[], tally: Map<string, { clean: number; done: number }>): string {
@@ -83,6 +85,10 @@ function tallyText(arms: readonly string[], tally: Map<string, { clean: number; 
 
 export function createProgress(input: ProgressInput): Progress {
   const tally = new Map(input.done);
+  const status = (): string => {
+    const text = input.status?.() ?? '';
+    return text === '' ? '' : ` | ${text}`;
+  };
   const count = () => [...tally.values()].reduce((sum, t) => sum + t.done, 0);
   const record = (id: PassId, clean: boolean): void => {
     const t = tally.get(id.arm) ?? { clean: 0, done: 0 };
@@ -106,10 +112,10 @@ export function createProgress(input: ProgressInput): Progress {
       stream: input.stream,
       // {elapsed} and {left} are ours: cli-progress's own {eta_formatted} reads `3m60s`, and
       // {eta} is a built-in name a payload cannot override.
-      format: 'passes {bar} {value}/{total} | clean so far: {arms} | {elapsed} elapsed, {left}',
+      format: 'passes {bar} {value}/{total} | clean so far: {arms}{status} | {elapsed} elapsed, {left}',
       hideCursor: true,
     }, cliProgress.Presets.shades_classic);
-    const payload = () => ({ arms: tallyText(input.arms, tally), elapsed: formatDuration(now() - started), left: eta() });
+    const payload = () => ({ arms: tallyText(input.arms, tally), status: status(), elapsed: formatDuration(now() - started), left: eta() });
     bar.start(input.total, count(), payload());
     // The elapsed time moves between passes too.
     const tick = setInterval(() => bar.update(count(), payload()), 1000);
@@ -141,7 +147,7 @@ export function createProgress(input: ProgressInput): Progress {
         return;
       }
       record(id, result.passed);
-      write(`[${count()}/${input.total}] ${passLabel(id)} ${resultText(result)} | clean so far: ${tallyText(input.arms, tally)}`);
+      write(`[${count()}/${input.total}] ${passLabel(id)} ${resultText(result)} | clean so far: ${tallyText(input.arms, tally)}${status()}`);
     },
     stop: () => undefined,
   };

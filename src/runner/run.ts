@@ -4,7 +4,10 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { AimdState } from '../models/pace.ts';
 import { TraceWriter } from '../trace/index.ts';
+import { CostLimit } from './costLimit.ts';
+import type { CostStop } from './costLimit.ts';
 import { writeManifest } from './manifest.ts';
 import type { RunStatus } from './manifest.ts';
 import { runPass } from './pass.ts';
@@ -12,8 +15,10 @@ import type { PassId } from './plan.ts';
 import { planPasses } from './plan.ts';
 import type { PreparedRun } from './prepare.ts';
 import { createProgress } from './progress.ts';
+import { PassPool } from './pool.ts';
 import { parseShard } from './seeds.ts';
 import { createStreak, erroredCause } from './streak.ts';
+import { passCost, spendText } from './spend.ts';
 import { completedPass, removeFile, RUN_LOG, tracePath, workspacesPath } from './store.ts';
 import { freshTempRoot, runTempRoot } from './workspace.ts';
 
@@ -40,15 +45,12 @@ export interface RunResult {
    * --resume makes them again.
    */
   stopped?: { passes: number; line: string };
-}
-
-/** Runs `work` over `items` in order, at most `limit` at a time, starting none once `stop()` says so. */
-async function pool<T>(items: readonly T[], limit: number, stop: () => boolean, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length && !stop()) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  /** US dollars spent by the passes complete in the folder (null: the model has no price). */
+  spentUsd: number | null;
+  /** Set when --max-cost stopped the run before its next pass (resumable). */
+  costStop?: CostStop;
+  /** Where the provider's concurrency settled, when the run called one. */
+  concurrency?: AimdState;
 }
 
 export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Promise<RunResult> {
@@ -71,6 +73,9 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
   });
   const done = new Map<string, { clean: number; done: number }>();
   const todo: PassId[] = [];
+  const { pricing, pace } = prepared;
+  // What the passes already made spent (a resumed run), for the progress line and --max-cost.
+  const earlier: { rung: string; usd: number }[] = [];
   for (const id of plan) {
     const file = tracePath(out, id);
     const end = await completedPass(file);
@@ -81,12 +86,16 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
     }
     const t = done.get(id.arm) ?? { clean: 0, done: 0 };
     done.set(id.arm, { clean: t.clean + (end.passed ? 1 : 0), done: t.done + 1 });
+    if (pricing.status === 'priced') earlier.push({ rung: id.rung, usd: (await passCost(file, pricing))! });
   }
+  let spent: number | null = pricing.status === 'unpriced' ? null : earlier.reduce((sum, p) => sum + p.usd, 0);
+  const limit = prepared.maxCost === undefined ? undefined : new CostLimit(prepared.maxCost, earlier);
 
   const tempRoot = runTempRoot(out, world.tempBase);
   await freshTempRoot(tempRoot);
   const progress = createProgress({
     total: plan.length, done, arms: manifest.arms, stream: world.progress, todo, concurrency: manifest.options.concurrency,
+    status: () => spendText(pricing, spent, prepared.maxCost, pace),
   });
   const errors: string[] = [];
   let complete = plan.length - todo.length;
@@ -96,8 +105,25 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
   const interrupted = () => signal.aborted;
   const streak = createStreak();
   let stopped: RunResult['stopped'];
+  const keyOf = (id: PassId): string => `${id.rung}\u0000${id.arm}\u0000${id.pass}`;
+  // Start a pass when the provider's level (or the fixed concurrency) has room and the cost
+  // limit admits it; a rising level, a pass ending or a stop asks again.
+  const pool = new PassPool<PassId>((id, running) => {
+    if (interrupted()) return 'stop';
+    if (running >= (pace?.level ?? manifest.options.concurrency)) return 'wait';
+    return limit?.admit(keyOf(id), id.rung, running) ?? 'start';
+  });
+  const unsubscribe = pace?.subscribe(() => pool.wake());
+  const wake = () => pool.wake();
+  signal.addEventListener('abort', wake, { once: true });
+  /** What the pass in `file` spent, counted toward the run's spending and its limit. */
+  const count = async (id: PassId, file: string): Promise<void> => {
+    const usd = await passCost(file, pricing);
+    if (usd !== null) spent = (spent ?? 0) + usd;
+    limit?.finished(keyOf(id), id.rung, usd ?? 0);
+  };
   try {
-    await pool(todo, manifest.options.concurrency, interrupted, async (id) => {
+    await pool.run(todo, async (id) => {
       const loaded = byName.get(id.rung)!;
       const file = tracePath(out, id);
       const passStarted = performance.now();
@@ -111,10 +137,12 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
         // A pass that ends as Ctrl-C lands may have seen its servers die of the same signal
         // (a terminal sends it to the whole process group): it is made again, not kept.
         if (outcome.interrupted || interrupted()) {
+          limit?.released(keyOf(id));
           await removeFile(file);
           await rm(workspacesPath(out, id), { recursive: true, force: true });
           return;
         }
+        await count(id, file);
         complete += 1;
         const errored = erroredCause(outcome);
         progress.passDone(id, {
@@ -133,15 +161,23 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
         // A harness bug in one pass: said, left incomplete (resume makes it again), the run goes on.
         const line = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
         errors.push(`${id.rung} ${id.arm} #${id.pass}: ${line}`);
+        // Its model calls were made, and paid for, even if the pass is made again.
+        await count(id, file).catch(() => limit?.released(keyOf(id)));
         progress.passDone(id, { error: line });
       }
     });
   } finally {
+    unsubscribe?.();
+    signal.removeEventListener('abort', wake);
     progress.stop();
     await rm(tempRoot, { recursive: true, force: true });
   }
-  const status = complete === plan.length ? 'complete' : interrupted() ? 'interrupted' : 'failed';
+  const costStop = limit?.stopped;
+  const status = complete === plan.length ? 'complete' : interrupted() || costStop !== undefined ? 'interrupted' : 'failed';
   await writeManifest(out, { ...manifest, status, endedAt: new Date().toISOString() });
   runLog.emit({ type: 'run.end', status, passes: complete, ms: Math.round(performance.now() - started) });
-  return { status, out, complete, planned: plan.length, errors, ...(stopped === undefined ? {} : { stopped }) };
+  return {
+    status, out, complete, planned: plan.length, errors, spentUsd: spent, ...(stopped === undefined ? {} : { stopped }),
+    ...(costStop === undefined ? {} : { costStop }), ...(pace === undefined ? {} : { concurrency: pace.state }),
+  };
 }

@@ -207,6 +207,12 @@ export const modelResponseShape = z.object({
   round: count,
   'gen_ai.usage.input_tokens': count.nullable(),
   'gen_ai.usage.output_tokens': count.nullable(),
+  /**
+   * Of the input tokens, those read from and written to the provider's prompt cache, when it
+   * reported them (OpenTelemetry GenAI names; both are included in `input_tokens`).
+   */
+  'gen_ai.usage.cache_read.input_tokens': count.optional(),
+  'gen_ai.usage.cache_creation.input_tokens': count.optional(),
   'gen_ai.response.finish_reasons': z.array(text),
   ms,
   attempts: count,

@@ -68,6 +68,21 @@ describe.each(CASES)('$name adapter against a failing provider', ({ name, make, 
     expect(server.seen).toHaveLength(2);
   });
 
+  it('tells its pace of each request: a 429 throttles with its Retry-After, a 503 with one too, a 500 nothing, an answer succeeds', async () => {
+    const seen: string[] = [];
+    const pace = {
+      sent: () => ({ seq: seen.push('sent') }),
+      succeeded: (t: { seq: number }) => void seen.push(`ok ${t.seq}`),
+      throttled: (t: { seq: number }, ms?: number) => void seen.push(`throttled ${t.seq} ${ms}`),
+    };
+    server.reply(
+      errorReply(name, 429, 'slow down', { 'retry-after': '2' }), errorReply(name, 500, 'boom'),
+      errorReply(name, 503, 'busy', { 'retry-after': '1' }), ok('fine'),
+    );
+    await adapter({ retry: { sleep: clock.sleep, random: () => 0.5, maxAttempts: 4 }, pace }).complete(HELLO);
+    expect(seen).toStrictEqual(['sent', 'throttled 1 2000', 'sent', 'sent', 'throttled 4 1000', 'sent', 'ok 6']);
+  });
+
   it('prefers retry-after-ms to Retry-After when both are sent', async () => {
     server.reply(errorReply(name, 429, 'slow down', { 'retry-after': '2', 'retry-after-ms': '1500' }), ok('fine'));
     await adapter().complete(HELLO);

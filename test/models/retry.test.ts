@@ -106,6 +106,7 @@ describe('resolveRetryPolicy', () => {
   it.each([
     ['maxAttempts', 0, 'retry maxAttempts must be an integer >= 1, got 0'],
     ['maxAttempts', 1.5, 'retry maxAttempts must be an integer >= 1, got 1.5'],
+    ['maxRateLimitAttempts', 0, 'retry maxRateLimitAttempts must be an integer >= 1, got 0'],
     ['baseDelayMs', -1, 'retry baseDelayMs must be a number >= 0, got -1'],
     ['maxDelayMs', Number.NaN, 'retry maxDelayMs must be a number >= 0, got NaN'],
     ['maxRetryAfterMs', -1, 'retry maxRetryAfterMs must be a number >= 0, got -1'],
@@ -157,6 +158,25 @@ describe('withRetry', () => {
     const twice = script(fail(), fail(), fail());
     await expect(withRetry('m', policy({ maxAttempts: 2 }), twice.run)).rejects.toMatchObject({ attempts: 2 });
     expect(twice.calls).toStrictEqual([1, 2]);
+  });
+
+  it('follows a rate limit for maxRateLimitAttempts requests, whatever maxAttempts says', async () => {
+    const slow = () => new AttemptFailure('rate_limit', 'HTTP 429: slow', 429, 100);
+    const fourth = script(slow(), slow(), slow());
+    const p = policy({ maxAttempts: 2, maxRateLimitAttempts: 4 });
+    expect(await withRetry('m', p, fourth.run)).toMatchObject({ value: 'ok', attempts: 4, waitedMs: 300 });
+    const never = script(slow(), slow(), slow(), slow(), slow());
+    await expect(withRetry('m', policy({ maxAttempts: 9, maxRateLimitAttempts: 4 }), never.run))
+      .rejects.toMatchObject({ kind: 'rate_limit', attempts: 4, message: 'm: rate limited after 4 attempts: HTTP 429: slow' });
+    expect(never.calls).toStrictEqual([1, 2, 3, 4]);
+  });
+
+  it('gives up on another failure at maxAttempts, even after rate limits', async () => {
+    const { run, calls } = script(
+      new AttemptFailure('rate_limit', 'HTTP 429: slow', 429, 100), new AttemptFailure('server', 'HTTP 500: x', 500), new AttemptFailure('server', 'HTTP 500: x', 500),
+    );
+    await expect(withRetry('m', policy({ maxAttempts: 3, maxRateLimitAttempts: 12 }), run)).rejects.toMatchObject({ kind: 'server', attempts: 3 });
+    expect(calls).toStrictEqual([1, 2, 3]);
   });
 
   it('puts the advice of the hint at the end of one line', async () => {

@@ -265,3 +265,19 @@ describe('the request builder', () => {
     );
   });
 });
+
+describe('strict Anthropic: usage', () => {
+  it('counts cache reads and writes into the input tokens, as OpenTelemetry counts input, and names each', async () => {
+    const model = await start();
+    server.reply(anthropicReply('hi', [], { usage: { input_tokens: 12, output_tokens: 7, cache_read_input_tokens: 900, cache_creation_input_tokens: 300 } }));
+    const res = await model.complete({ messages: ASK, tools: [] });
+    expect(res.usage).toStrictEqual({ inputTokens: 1212, outputTokens: 7, cacheReadTokens: 900, cacheWriteTokens: 300 });
+  });
+
+  it('keeps input tokens as sent when the reply has no cache counters', async () => {
+    const model = await start();
+    server.reply(anthropicReply('hi', [], { usage: { input_tokens: 12, output_tokens: 7 } }));
+    const res = await model.complete({ messages: ASK, tools: [] });
+    expect(res.usage).toStrictEqual({ inputTokens: 12, outputTokens: 7 });
+  });
+});

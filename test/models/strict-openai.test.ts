@@ -221,6 +221,17 @@ describe('replies as real ones are', () => {
     server.reply(reply);
     const res = await model.complete({ messages: ASK, tools: [] });
     expect(res.details).toMatchObject({ provider: 'openai', cachedInputTokens: 24, reasoningTokens: 5 });
+    // prompt_tokens already counts the cached part: the neutral usage keeps it whole and names the cached share
+    expect(res.usage).toStrictEqual({ inputTokens: 30, outputTokens: 9, cacheReadTokens: 24 });
+  });
+
+  it('leaves the cached count out of the usage when the server reports no details', async () => {
+    const model = await start();
+    const reply = openaiReply('hi');
+    delete (reply.json.usage as { prompt_tokens_details?: unknown }).prompt_tokens_details;
+    server.reply(reply);
+    const res = await model.complete({ messages: ASK, tools: [] });
+    expect(res.usage).toStrictEqual({ inputTokens: 30, outputTokens: 9 });
   });
 });
 

@@ -13,6 +13,9 @@ export interface CallSpec {
   deterministic?: boolean;
   /** Defaults to the step's turn (step + 1). */
   turn?: number;
+  /** The call's `ms` (default 1) and server (default the tool's prefix). */
+  ms?: number;
+  server?: string;
 }
 
 export interface StepSpec {
@@ -21,8 +24,10 @@ export interface StepSpec {
   calls?: CallSpec[];
   /** Tools offered on each model request. */
   requests?: number[];
-  /** Input and output tokens of each model response (null: not reported). */
-  tokens?: [number | null, number | null][];
+  /** Input and output tokens of each model response (null: not reported), and its cache reads and writes. */
+  tokens?: [number | null, number | null, number?, number?][];
+  /** `ms` of each model response (default 1). */
+  roundMs?: number[];
   configured?: number;
   /** step.end `t` and `ms`, and answeredAt (ms after the step started) when a correct answer existed. */
   ms?: number;
@@ -58,12 +63,15 @@ export function passJsonl(spec: PassSpec): string {
       registered: 1, unavailable: 0, cached: 0, tools: 3, failed: [], ms: 1 });
     (s.requests ?? [3]).forEach((tools, round) => emit({ type: 'model.request', step, round, 'gen_ai.operation.name': 'chat',
       'gen_ai.provider.name': 'synthetic', 'gen_ai.request.model': 'x', tools, messages: 1, messageBytes: 10 }));
-    (s.tokens ?? []).forEach(([input, output], round) => emit({ type: 'model.response', step, round, 'gen_ai.usage.input_tokens': input,
-      'gen_ai.usage.output_tokens': output, 'gen_ai.response.finish_reasons': ['stop'], ms: 1, attempts: 1, textBytes: 1, toolCalls: [] }));
+    (s.tokens ?? []).forEach(([input, output, read, write], round) => emit({ type: 'model.response', step, round, 'gen_ai.usage.input_tokens': input,
+      'gen_ai.usage.output_tokens': output, ...(read === undefined ? {} : { 'gen_ai.usage.cache_read.input_tokens': read }),
+      ...(write === undefined ? {} : { 'gen_ai.usage.cache_creation.input_tokens': write }),
+      'gen_ai.response.finish_reasons': ['stop'], ms: s.roundMs?.[round] ?? 1, attempts: 1, textBytes: 1, toolCalls: [] }));
     for (const c of s.calls ?? []) {
       const name = c.tool ?? 'srv__tool';
-      emit({ type: 'tool.call', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': name, turn: c.turn ?? step + 1, round: 0, server: 'srv',
-        tool: name.split('__')[1] ?? name, key: c.key ?? 'k', outcome: c.outcome ?? 'ok', ms: 1, argBytes: 2, resultBytes: 2,
+      emit({ type: 'tool.call', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': name, turn: c.turn ?? step + 1, round: 0,
+        server: c.server ?? (name.includes('__') ? name.split('__')[0]! : 'srv'),
+        tool: name.split('__')[1] ?? name, key: c.key ?? 'k', outcome: c.outcome ?? 'ok', ms: c.ms ?? 1, argBytes: 2, resultBytes: 2,
         ...(c.deterministic === undefined ? {} : { deterministic: c.deterministic }) });
     }
     const ms = s.ms ?? 100;
@@ -86,6 +94,8 @@ export interface RunSpec {
   synthetic?: boolean;
   rungs?: { name: string; sha256?: string }[];
   passes: PassSpec[];
+  /** The manifest's `model`, in place of the synthetic or Ollama one `synthetic` picks. */
+  model?: Record<string, unknown>;
   /** Extra raw text per trace file name, appended after the events (a torn line, a second attempt). */
   extra?: Record<string, string>;
 }
@@ -101,7 +111,7 @@ export function writeRun(dir: string, spec: RunSpec): string {
   const rungs: { name: string; sha256?: string }[] = spec.rungs ?? [...new Set(spec.passes.map((p) => p.rung ?? 'r'))].map((name) => ({ name }));
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify({
     format: 1, runId: spec.runId ?? 'run', ladderVersion: '0.1.0', gitSha: 'abc', node: 'v20.20.0',
-    model: { spec: spec.synthetic === false ? 'ollama:qwen3:8b' : 'synthetic:looper', reason: 'test', synthetic: spec.synthetic !== false },
+    model: spec.model ?? { spec: spec.synthetic === false ? 'ollama:qwen3:8b' : 'synthetic:looper', reason: 'test', synthetic: spec.synthetic !== false },
     arms: spec.arms ?? ['on', 'off'], passes: 1, seed: 7, timeFactor: 1, rungs: rungs.map((r) => ({ name: r.name, file: `rungs/${r.name}.yaml`, sha256: r.sha256 ?? 'x' })),
     options: {}, status: 'complete', startedAt: '2026-01-01T00:00:00.000Z',
   }));

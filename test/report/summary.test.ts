@@ -169,7 +169,7 @@ describe('summary.json', () => {
     const first = await writeSummary(dir);
     expect(readFileSync(join(dir, 'summary.json'), 'utf8')).toBe(summaryJson(await summarizeRun(dir)));
     expect(first.notice).toMatch(/do not measure any model/);
-    expect(Object.keys(first)).toEqual(['format', 'runId', 'status', 'model', 'notice', 'ladderVersion', 'gitSha', 'passesPlanned', 'traces', 'arms']);
+    expect(Object.keys(first)).toEqual(['format', 'runId', 'status', 'model', 'notice', 'ladderVersion', 'gitSha', 'passesPlanned', 'traces', 'arms', 'pricing']);
   });
 
   it('has no notice for a real model', async () => {

@@ -66,7 +66,10 @@ describe('model flags on ladder run', () => {
   it('go to the adapter and into the manifest', async () => {
     const prepared = await prepare({ model: 'ollama:qwen3:8b', baseUrl: 'http://10.0.0.5:11434', thinking: 'on', numCtx: 16_384 });
     const settings = { provider: 'ollama', baseUrl: 'http://10.0.0.5:11434', thinking: 'on', numCtx: 16_384 };
-    expect(prepared.manifest.model).toStrictEqual({ spec: 'ollama:qwen3:8b', reason: '--model was given', synthetic: false, settings });
+    expect(prepared.manifest.model).toStrictEqual({
+      spec: 'ollama:qwen3:8b', reason: '--model was given', synthetic: false, settings,
+      price: { status: 'free', model: 'ollama:qwen3:8b', why: 'a local model (Ollama) has no per-token price' },
+    });
     const agent = await prepared.agent(passFor(41, cwd));
     expect(agent.model.settings).toStrictEqual(settings);
     expect(agent.sampling).toStrictEqual({ seed: 41 });

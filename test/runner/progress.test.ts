@@ -80,4 +80,30 @@ describe('createProgress', () => {
     progress.stop();
     vi.useRealTimers();
   });
+
+  it("adds the run's spending and the provider's level to every line, as they are when the pass ends", () => {
+    const { stream, text } = capture(false);
+    let status = '$0.10 spent of $5.00 max, concurrency 8/8';
+    const progress = createProgress({ total: 2, done: new Map(), arms: ['on'], stream, status: () => status });
+    progress.passDone(id('r', 0), { passed: true, stepsPassed: 1, steps: 1, ms: 1_000 });
+    status = '$0.20 spent of $5.00 max, concurrency 4/8';
+    progress.passDone(id('r', 1), { passed: true, stepsPassed: 1, steps: 1, ms: 1_000 });
+    progress.stop();
+    expect(text().split('\n').filter(Boolean)).toEqual([
+      '[1/2] r on #0 passed (1/1 steps, 1.0 s) | clean so far: on 1/1 | $0.10 spent of $5.00 max, concurrency 8/8',
+      '[2/2] r on #1 passed (1/1 steps, 1.0 s) | clean so far: on 2/2 | $0.20 spent of $5.00 max, concurrency 4/8',
+    ]);
+  });
+
+  it('shows the spending and level on the terminal bar too, and nothing when there is none to say', () => {
+    vi.useFakeTimers();
+    const { stream, text } = capture(true);
+    const progress = createProgress({ total: 1, done: new Map(), arms: ['on'], stream, status: () => '$1.50 spent, concurrency 2/8' });
+    expect(text()).toContain('clean so far: on 0/0 | $1.50 spent, concurrency 2/8 | 0s elapsed');
+    progress.stop();
+    const quiet = capture(true);
+    createProgress({ total: 1, done: new Map(), arms: ['on'], stream: quiet.stream, status: () => '' }).stop();
+    expect(quiet.text()).toContain('clean so far: on 0/0 | 0s elapsed');
+    vi.useRealTimers();
+  });
 });

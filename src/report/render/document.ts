@@ -5,6 +5,9 @@ import { traceNotes } from '../compare.ts';
 import type { MetricComparison } from '../paired.ts';
 import type { RunSummary } from '../summary.ts';
 import { carriesNothing, countScale, leftOutMetrics, percent, plural, pValue, quantity, signedPoints, signedQuantity } from '../words.ts';
+import { formatUsd } from '../../models/prices.ts';
+import type { CostComparison } from '../costCompare.ts';
+import { costLine, costTimeTables } from './costTimeTables.ts';
 import { summaryTables } from './summaryTables.ts';
 
 export interface Table {
@@ -54,12 +57,37 @@ function metricRow(m: MetricComparison): string[] {
 
 const note = (text: string | null): { note?: string } => (text === null ? {} : { note: text });
 
+/** Cost per passed step as a row of the paired metrics; empty when there is no cost to compare. */
+function costRows(c: CostComparison): string[][] {
+  if (c.status !== 'compared') return [];
+  const side = (x: CostComparison['a']): string => (x === null || x.perPassedStep === null ? '-' : formatUsd(x.perPassedStep));
+  const signed = (x: number): string => `${x > 0 ? '+' : ''}${formatUsd(x)}`;
+  const d = c.difference;
+  const diff = d === null ? '-' : `${signed(d.estimate)} (${signed(d.lower)} to ${signed(d.upper)})`;
+  return [[`${c.label} (ratio of sums)`, `${c.pairs} ${c.pairsOf}`, side(c.a), side(c.b), diff, '-', VERDICT[c.verdict]]];
+}
+
+function costParagraph(c: CostComparison): string[] {
+  if (c.status !== 'compared') return [`Cost: not compared; ${c.note}.`];
+  return c.note === null ? [] : [`Cost: ${c.note}.`];
+}
+
+/** A run's spending, summed over its arms; null when any part has no price. */
+function spentOf(s: RunSummary): number | null {
+  let total = 0;
+  for (const arm of s.arms) {
+    if (arm.overall.cost.usd === null) return null;
+    total += arm.overall.cost.usd;
+  }
+  return total;
+}
+
 function comparisonSection(c: ArmComparison): Section {
   const metrics: Table = {
     caption: `Paired metrics, B (${c.b.runId}/${c.b.arm}) minus A (${c.a.runId}/${c.a.arm}), 95% intervals`,
     columns: ['metric', 'pairs', 'A', 'B', 'B - A (95% CI)', 'p', 'verdict'],
     align: ['left', 'right', 'right', 'right', 'right', 'right', 'left'],
-    rows: c.metrics.filter((m) => !carriesNothing(m)).map(metricRow),
+    rows: [...c.metrics.filter((m) => !carriesNothing(m)).map(metricRow), ...costRows(c.cost)],
     ...note(leftOutMetrics(c.metrics)),
   };
   const rungs: Table = {
@@ -72,7 +100,7 @@ function comparisonSection(c: ArmComparison): Section {
     `${plural(c.shared.passes, 'paired pass', 'paired passes')}, ${plural(c.shared.stepRuns, 'paired step-run')}.`;
   return {
     heading: c.label,
-    paragraphs: [c.summary, shared, c.leftOutText ?? 'Left out: nothing; every pass and step-run has its pair.'],
+    paragraphs: [c.summary, shared, c.leftOutText ?? 'Left out: nothing; every pass and step-run has its pair.', ...costParagraph(c.cost)],
     tables: [metrics, rungs],
   };
 }
@@ -96,7 +124,7 @@ export function summarySections(s: RunSummary, name: string): Section[] {
   return s.arms.map((arm) => ({
     heading: `${name}: ${s.runId}, arm ${arm.arm}`,
     paragraphs: [],
-    tables: summaryTables(arm),
+    tables: [...summaryTables(arm), ...costTimeTables(arm, s.pricing, s.model.spec)],
   }));
 }
 
@@ -109,6 +137,7 @@ export function comparisonDocument(r: ComparisonReport): Document {
     notice: r.notice,
     intro: [
       ...runs.map(([name, s]) => runLine(name, s)),
+      ...runs.map(([name, s]) => costLine(name, s.pricing, spentOf(s), s.traces.passes)),
       ...r.notes,
       ...runs.flatMap(([name, s]) => firstProblems(name, s)),
       `Pairs: pass i of A against pass i of B, same rung and seed. Intervals are 95%; bootstrap seed ${r.seed}.`,
@@ -122,7 +151,7 @@ export function runDocument(s: RunSummary, comparison: ComparisonReport | null):
   return {
     title: `Ladder report: ${s.runId}`,
     notice: s.notice,
-    intro: [runLine('Run', s), ...(comparison?.notes ?? traceNotes(s, 'Run')), ...s.traces.problems],
+    intro: [runLine('Run', s), costLine('Run', s.pricing, spentOf(s), s.traces.passes), ...(comparison?.notes ?? traceNotes(s, 'Run')), ...s.traces.problems],
     sections: [...(comparison?.comparisons.map(comparisonSection) ?? []), ...summarySections(s, 'Run')],
   };
 }

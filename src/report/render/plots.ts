@@ -151,6 +151,54 @@ function answers(input: PlotInput): Plot {
   return { id: 'time-to-answer', title: 'Time to answer against step end', caption: 'Each dot is a step-run; its height above the dashed line is how long a correct answer already existed before the step ended.', spec: spec as TopLevelSpec };
 }
 
+/** Step time per arm split into the model, the tool calls and the rest. */
+function timeSplit(input: PlotInput): Plot {
+  const series = seriesOf(input);
+  const parts = ['model', 'tool calls', 'the rest (harness)'];
+  const values = input.runs.flatMap(({ summary }) => summary.arms.flatMap((arm) => {
+    const t = arm.overall.time;
+    if (t.stepMs === 0) return [];
+    return [t.modelMs, t.toolMs, t.otherMs].map((ms, i) => ({ series: series(summary.runId, arm.arm), part: parts[i]!, share: ms / t.stepMs, seconds: Math.round(ms) / 1000 }));
+  }));
+  const spec = values.length === 0 ? nothing('No step time to split.') : {
+    ...CONFIG, width: WIDTH, height: { step: 26 }, data: { values }, mark: 'bar',
+    encoding: {
+      y: { field: 'series', type: 'nominal', title: null },
+      x: { field: 'share', type: 'quantitative', stack: 'normalize', axis: { format: '%' }, title: 'share of step time, all step-runs' },
+      color: { field: 'part', type: 'nominal', sort: parts, scale: { domain: parts }, title: null },
+      tooltip: [{ field: 'part' }, { field: 'seconds', title: 's' }],
+    },
+  };
+  return { id: 'time-split', title: 'Where step time goes', caption: 'Each bar is one arm: the model\'s responses, the tool calls sent, and the rest of the step (the harness).', spec: spec as TopLevelSpec };
+}
+
+/** p50 to p95 (bar), p50 (dot) and max (tick) of the model per round and of each tool, per arm. */
+function latencies(input: PlotInput): Plot {
+  const series = seriesOf(input);
+  const values = input.runs.flatMap(({ summary }) => summary.arms.flatMap((arm) => {
+    const m = arm.overall;
+    const rows = [{ what: 'model, per round', l: m.time.modelRoundMs }, ...m.tools.map((t) => ({ what: t.tool, l: t.latencyMs }))];
+    return rows.filter(({ l }) => l.n > 0).map(({ what, l }) => ({
+      what, series: series(summary.runId, arm.arm), n: l.n,
+      // a log scale has no zero: a call answered in under a millisecond is drawn at 1 ms
+      p50: Math.max(1, l.p50!), p95: Math.max(1, l.p95!), max: Math.max(1, l.max!),
+    }));
+  }));
+  const order = ['model, per round', ...[...new Set(values.map((v) => v.what))].filter((w) => w !== 'model, per round').sort()];
+  const x = { type: 'quantitative', scale: { type: 'log' }, title: 'ms (log scale): p50 to p95, dot p50, tick max' };
+  const spec = values.length === 0 ? nothing('No model round or tool call with a time.') : {
+    ...CONFIG, width: WIDTH, height: { step: 24 }, data: { values },
+    encoding: { y: { field: 'what', type: 'nominal', sort: order, title: null }, yOffset: { field: 'series', type: 'nominal' },
+      color: { field: 'series', type: 'nominal', title: 'arm' } },
+    layer: [
+      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { x: { field: 'p50', ...x }, x2: { field: 'p95' } } },
+      { mark: { type: 'point', filled: true, size: 50 }, encoding: { x: { field: 'p50', ...x }, tooltip: [{ field: 'what' }, { field: 'n' }, { field: 'p50' }, { field: 'p95' }, { field: 'max' }] } },
+      { mark: { type: 'tick', thickness: 2, size: 10 }, encoding: { x: { field: 'max', ...x } } },
+    ],
+  };
+  return { id: 'latency', title: 'Latency of the model and of each tool', caption: 'The model\'s time per round beside each tool\'s calls sent, per arm: a slow step is the model\'s, a server\'s, or (Where step time goes) the harness\'s.', spec: spec as TopLevelSpec };
+}
+
 export function plots(input: PlotInput): Plot[] {
-  return [passRates(input), forest(input), waste(input), answers(input)].filter((p): p is Plot => p !== undefined);
+  return [passRates(input), forest(input), waste(input), answers(input), timeSplit(input), latencies(input)].filter((p): p is Plot => p !== undefined);
 }

@@ -26,9 +26,9 @@ function ms(x: number | null): string {
   return x === null ? '-' : quantity(x, 'ms');
 }
 
-type Row = { name: string; m: Metrics };
+export type Row = { name: string; m: Metrics };
 
-function rows(arm: ArmSummary): Row[] {
+export function rows(arm: ArmSummary): Row[] {
   const out: Row[] = [];
   for (const rung of arm.rungs) {
     out.push({ name: rung.rung, m: rung.metrics });
