@@ -1,7 +1,7 @@
 // A step's checks, judged over what the step did. Each says why it failed, in words a rung
 // author can act on. Checks read the pass's workspace and database but never change them.
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Check } from './schema.ts';
 
@@ -62,8 +62,10 @@ async function runCheck(check: Check, step: StepRecord): Promise<CheckResult> {
     return pass;
   }
   if ('sql' in check) {
-    if (step.databasePath === undefined) return fail('the rung has no workbench database to query');
-    const rows = await queryRows(step.databasePath, check.sql.query);
+    // `db` names a database file in the workspace (a third-party server's); default the workbench's.
+    const databasePath = check.sql.db === undefined ? step.databasePath : join(step.workspace, check.sql.db);
+    if (databasePath === undefined) return fail('the rung has no workbench database to query; name the file with db');
+    const rows = await queryRows(databasePath, check.sql.query);
     if (typeof rows === 'string') return fail(`the query failed: ${rows}`);
     const got = JSON.stringify(rows);
     return got === JSON.stringify(check.sql.rows) ? pass : fail(`expected rows ${JSON.stringify(check.sql.rows)}, got ${got}`);

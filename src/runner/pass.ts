@@ -5,8 +5,8 @@
 import { performance } from 'node:perf_hooks';
 import { runStep } from '../agent/index.ts';
 import type { StepResult, StepSpec, ToolLane } from '../agent/index.ts';
-import { Lane, LaneConfigError, parseArm } from '../lane/index.ts';
-import type { CallResult } from '../lane/index.ts';
+import { ARM_ON, Lane, LaneConfigError, parseArm, stepValue } from '../lane/index.ts';
+import type { Arm, CallResult } from '../lane/index.ts';
 import type { ChatMessage } from '../models/index.ts';
 import { answerCheckOf, runChecks } from '../rungs/checks.ts';
 import type { Rung, RungStep } from '../rungs/schema.ts';
@@ -137,7 +137,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
     clock: () => performance.now() - started,
     ...(agent.sampling === undefined ? {} : { sampling: agent.sampling }),
   };
-  const specs = stepSpecs(rung, input.timeFactor, input.mode);
+  const specs = stepSpecs(rung, input.timeFactor, input.mode, arm);
   const conversation: ChatMessage[] = [];
   const steps: StepOutcome[] = [];
   for (const spec of specs) {
@@ -162,12 +162,16 @@ function emitStart(emit: Emit, spec: StepSpec): void {
   emit({ type: 'step.start', step: spec.index, ceiling: spec.ceiling, timeLimitMs: spec.timeLimitMs });
 }
 
-/** Step by step, one spec per step; one-shot, one spec carrying every prompt, ceiling and limit. */
-export function stepSpecs(rung: Rung, timeFactor: number, mode: 'steps' | 'oneshot'): StepSpec[] {
+/**
+ * Step by step, one spec per step; one-shot, one spec carrying every prompt, ceiling and limit.
+ * The arm may set the ceiling and the time limit (`ceiling=x2`), each step's own otherwise.
+ */
+export function stepSpecs(rung: Rung, timeFactor: number, mode: 'steps' | 'oneshot', arm: Arm = ARM_ON): StepSpec[] {
   const specs = rung.steps.map((step, index): StepSpec => {
     const answerCheck = answerCheckOf(step.checks);
     return {
-      index, prompt: step.prompt, ceiling: step.ceiling, timeLimitMs: stepTimeLimitMs(step.timeLimitS, timeFactor),
+      index, prompt: step.prompt, ceiling: stepValue(arm, 'ceiling', step.ceiling),
+      timeLimitMs: stepTimeLimitMs(stepValue(arm, 'timeLimit', step.timeLimitS), timeFactor),
       ...(answerCheck === undefined ? {} : { answerCheck }),
     };
   });

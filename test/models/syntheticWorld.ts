@@ -50,11 +50,12 @@ export interface Run {
 }
 
 /** Runs the rung step by step (or one-shot) with one policy, seed and arm. */
-export async function runRung(policy: SyntheticPolicy, seed: number, arm: string, options: { ceiling?: number; oneShot?: boolean } = {}): Promise<Run> {
+/** `p` defaults to 1 here: each pathology as its incident, at every decision. */
+export async function runRung(policy: SyntheticPolicy, seed: number, arm: string, options: { ceiling?: number; oneShot?: boolean; p?: number } = {}): Promise<Run> {
   let late: ToolServer | undefined;
   const { server, lane, trace } = await world(tools(() => late!), arm);
   late = server;
-  const model = createSyntheticModel(policy, { script: SCRIPT, seed, ...(options.oneShot === true ? { oneShot: true } : {}) });
+  const model = createSyntheticModel(policy, { script: SCRIPT, seed, p: options.p ?? 1, ...(options.oneShot === true ? { oneShot: true } : {}) });
   const ceiling = options.ceiling ?? 8;
   const conversation: ChatMessage[] = [];
   const results: StepResult[] = [];
