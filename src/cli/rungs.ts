@@ -33,6 +33,39 @@ export async function runValidate(
   return problems.length === 0 ? 0 : 1;
 }
 
+export interface CalibrateArgs {
+  rungs?: string[];
+  passes?: number;
+  timeFactor?: number;
+  seed?: number;
+  out?: string;
+}
+
+/** Prints the calibration table; returns 0 every effect there, 1 one is not, 2 bad input. */
+export async function runCalibrate(args: CalibrateArgs, say: (line: string) => void = (line) => void process.stdout.write(`${line}\n`),
+  world: { cwd?: string; progress?: NodeJS.WritableStream & { isTTY?: boolean }; tempBase?: string } = {}): Promise<number> {
+  const { InputError } = await import('../runner/rungFiles.ts');
+  const { calibrate, calibrationTable } = await import('../report/calibrate.ts');
+  let rows;
+  try {
+    rows = await calibrate({
+      rungs: args.rungs ?? [], cwd: world.cwd ?? process.cwd(),
+      ...(args.passes === undefined ? {} : { passes: args.passes }),
+      ...(args.timeFactor === undefined ? {} : { timeFactor: args.timeFactor }),
+      ...(args.seed === undefined ? {} : { seed: args.seed }),
+      ...(args.out === undefined ? {} : { out: args.out }),
+      ...(world.progress === undefined ? {} : { progress: world.progress }),
+      ...(world.tempBase === undefined ? {} : { tempBase: world.tempBase }),
+    });
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    for (const line of error.lines) say(line);
+    return 2;
+  }
+  for (const line of calibrationTable(rows)) say(line);
+  return rows.every((r) => r.ok) ? 0 : 1;
+}
+
 export const rungsCommand: CommandModule = {
   command: 'rungs <command>',
   describe: 'Work with rung files',
@@ -49,6 +82,20 @@ export const rungsCommand: CommandModule = {
           process.exitCode = await runValidate(argv);
         },
       })
-      .demandCommand(1, 'Name a subcommand: ladder rungs validate'),
+      .command<CalibrateArgs>({
+        command: 'calibrate [rungs..]',
+        describe: "Run each rung's pathology on both arms of its declared effect and check that the effect is there",
+        builder: (y) =>
+          y
+            .positional('rungs', { type: 'string', array: true, describe: 'Rung files, folders, globs or names (default: every rung in rungs/)' })
+            .option('passes', { type: 'number', describe: 'Passes per arm (default 4; the pathologies strike at every decision, p = 1)' })
+            .option('time-factor', { type: 'number', describe: 'Real time per workbench time (default 0.01)' })
+            .option('seed', { type: 'number', describe: 'Run seed (default 1)' })
+            .option('out', { type: 'string', describe: 'Keep the calibration runs in this folder (default: a temp folder, removed)' }),
+        handler: async (argv) => {
+          process.exitCode = await runCalibrate(argv);
+        },
+      })
+      .demandCommand(1, 'Name a subcommand: ladder rungs validate, ladder rungs calibrate'),
   handler: () => undefined,
 };

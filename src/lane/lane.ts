@@ -71,7 +71,7 @@ export class Lane {
   readonly #roster: RosterCache<Tool> | undefined;
   readonly #hints = new Map<string, boolean>();
   readonly #emit: Emit;
-  /** The deadline's request options when they are the same for every call (no onProgress). */
+  /** The request options when they are the same for every call: the deadline's without onProgress, or the plain timeout. */
   readonly #sharedCallOptions: RequestOptions | undefined;
   readonly #isDeterministic: (name: string) => boolean;
   #turn: OpenTurn | undefined;
@@ -99,7 +99,9 @@ export class Lane {
       deadline: arm.deadline,
     });
     this.#roster = arm.roster ? new RosterCache<Tool>({ ...options.roster, servers: this.#servers, clock }) : undefined;
-    this.#sharedCallOptions = arm.deadline && options.onProgress === undefined ? this.#deadlineOptions(IGNORE_PROGRESS) : undefined;
+    this.#sharedCallOptions = arm.deadline
+      ? (options.onProgress === undefined ? this.#deadlineOptions(IGNORE_PROGRESS) : undefined)
+      : (options.plainTimeoutMs === undefined ? undefined : { timeout: options.plainTimeoutMs });
   }
 
   /** Connects every server in parallel; one that fails is in `startErrors`, the rest work. */
@@ -212,7 +214,7 @@ export class Lane {
   }
 
   #requestOptions(site: { name: string; turn: number; round: number }): RequestOptions | undefined {
-    if (!this.#pipeline.deadline) return undefined;
+    if (!this.#pipeline.deadline) return this.#sharedCallOptions;
     const onProgress = this.#options.onProgress;
     if (onProgress === undefined) return this.#sharedCallOptions;
     return this.#deadlineOptions((p) => onProgress({ turn: site.turn, round: site.round, name: site.name, ...p }));

@@ -25,10 +25,23 @@ export function stepTimeLimitMs(timeLimitS: number, timeFactor: number): number 
   return Math.max(MIN_STEP_TIME_LIMIT_MS, Math.round(timeLimitS * 1000 * timeFactor));
 }
 
-/** Call timeouts for an arm with `deadline` on; the lane ignores them when it is off. */
-export function callTimeouts(timeFactor: number): { callTimeoutMs: number; maxTotalTimeoutMs: number } {
+/** The MCP SDK's default request timeout, which an arm with `deadline` off keeps (scaled). */
+export const SDK_REQUEST_TIMEOUT_MS = 60_000;
+/**
+ * The scaled SDK timeout's floor, far below the deadline's: at 0.01 the 60 s are 0.6 s, and a
+ * higher floor would let an uncapped 90 s wait (0.9 s) survive, which it does not at real
+ * time. Half a second still covers an ordinary call on a loaded machine (a few ms measured).
+ */
+export const MIN_PLAIN_TIMEOUT_MS = 500;
+
+/**
+ * Call timeouts: `callTimeoutMs` and `maxTotalTimeoutMs` for arms with `deadline` on, and
+ * `plainTimeoutMs`, the SDK's own 60 s scaled the same way, for arms with it off.
+ */
+export function callTimeouts(timeFactor: number): { callTimeoutMs: number; maxTotalTimeoutMs: number; plainTimeoutMs: number } {
   return {
     callTimeoutMs: Math.max(MIN_CALL_TIMEOUT_MS, Math.round(DEFAULT_CALL_TIMEOUT_MS * timeFactor)),
     maxTotalTimeoutMs: Math.max(2 * MIN_CALL_TIMEOUT_MS, Math.round(DEFAULT_MAX_TOTAL_TIMEOUT_MS * timeFactor)),
+    plainTimeoutMs: Math.max(MIN_PLAIN_TIMEOUT_MS, Math.round(SDK_REQUEST_TIMEOUT_MS * timeFactor)),
   };
 }

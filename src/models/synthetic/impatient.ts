@@ -13,5 +13,9 @@ export const impatient: Policy = {
   name: 'impatient',
   ...CLEAN,
   p: 0.5,
-  args: (call, strikes) => (strikes && 'timeoutMs' in call.args ? { ...call.args, timeoutMs: IMPATIENT_TIMEOUT_MS } : { ...call.args }),
+  args: (call, strikes) => {
+    const asked = call.args['timeoutMs'];
+    if (!strikes || asked === undefined) return { ...call.args };
+    return { ...call.args, timeoutMs: typeof asked === 'number' ? Math.max(asked, IMPATIENT_TIMEOUT_MS) : IMPATIENT_TIMEOUT_MS };
+  },
 };
