@@ -66,6 +66,44 @@ export async function runCalibrate(args: CalibrateArgs, say: (line: string) => v
   return rows.every((r) => r.ok) ? 0 : 1;
 }
 
+export interface NewArgs {
+  name: string;
+  server: string[];
+  out?: string;
+  force?: boolean;
+}
+
+/** Writes the skeleton; returns 0 written, 2 bad input (a bad name, a file in the way, a server that does not start). */
+export async function runNew(args: NewArgs, say: (line: string) => void = (line) => void process.stdout.write(`${line}\n`),
+  cwd = process.cwd()): Promise<number> {
+  const { existsSync, mkdirSync, writeFileSync } = await import('node:fs');
+  const { dirname, join, relative } = await import('node:path');
+  const { LaneConfigError } = await import('../lane/index.ts');
+  const { listTools, rungSkeleton, serverNameFor, skeletonServer } = await import('../rungs/skeleton.ts');
+  if (!/^[a-z0-9-]+$/.test(args.name)) {
+    say(`ladder rungs new: name ${JSON.stringify(args.name)}: expected lower-case letters, digits and dashes`);
+    return 2;
+  }
+  const file = args.out ?? join(cwd, 'rungs', `${args.name}.yaml`);
+  if (existsSync(file) && args.force !== true) {
+    say(`ladder rungs new: ${relative(cwd, file) || file} exists; choose another name or --out, or --force to replace it`);
+    return 2;
+  }
+  try {
+    const { spec, config } = skeletonServer(args.server);
+    const serverName = serverNameFor(spec);
+    const tools = await listTools(config, serverName);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, rungSkeleton(args.name, serverName, spec, tools));
+    say(`wrote ${relative(cwd, file) || file}: ${tools.length} tools of ${serverName}; fill in the TODOs, then ladder rungs validate ${args.name}`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof LaneConfigError)) throw error;
+    say(`ladder rungs new: ${error.message}`);
+    return 2;
+  }
+}
+
 export const rungsCommand: CommandModule = {
   command: 'rungs <command>',
   describe: 'Work with rung files',
@@ -96,6 +134,23 @@ export const rungsCommand: CommandModule = {
           process.exitCode = await runCalibrate(argv);
         },
       })
-      .demandCommand(1, 'Name a subcommand: ladder rungs validate, ladder rungs calibrate'),
+      .command<NewArgs>({
+        command: 'new <name>',
+        describe: 'Write a commented rung skeleton for one server, its real tool names and arguments filled in from a listing',
+        builder: (y) =>
+          y
+            .positional('name', { type: 'string', demandOption: true, describe: 'The rung name ([a-z0-9-]+); written to rungs/<name>.yaml' })
+            .option('server', {
+              type: 'string', array: true, demandOption: true,
+              describe: 'The server, as ladder probe takes it: an installed package, a command ("npx -y <pkg> args"), or a Streamable HTTP URL',
+            })
+            .option('out', { type: 'string', describe: 'Write here instead of rungs/<name>.yaml' })
+            .option('force', { type: 'boolean', describe: 'Replace a file that exists' })
+            .example("ladder rungs new sqlite-orders --server 'mcp-server-sqlite --db {workspace}/shop.db'", 'an installed package with its arguments'),
+        handler: async (argv) => {
+          process.exitCode = await runNew(argv);
+        },
+      })
+      .demandCommand(1, 'Name a subcommand: ladder rungs validate, ladder rungs calibrate, ladder rungs new'),
   handler: () => undefined,
 };

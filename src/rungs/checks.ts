@@ -73,6 +73,12 @@ async function runCheck(check: Check, step: StepRecord): Promise<CheckResult> {
   if ('called' in check) {
     return step.calls.some((c) => c.tool === check.called) ? pass : fail(`${check.called} was never called`);
   }
+  if ('succeeded' in check) {
+    // The work was done, not only asked for: a call that failed, timed out or was refused did not.
+    const outcomes = step.calls.filter((c) => c.tool === check.succeeded).map((c) => c.outcome);
+    if (outcomes.includes('ok')) return pass;
+    return fail(outcomes.length === 0 ? `${check.succeeded} was never called` : `${check.succeeded} never answered ok (${[...new Set(outcomes)].join(', ')})`);
+  }
   if ('notCalled' in check) {
     const count = step.calls.filter((c) => c.tool === check.notCalled).length;
     return count === 0 ? pass : fail(`${check.notCalled} was called ${count} time(s)`);

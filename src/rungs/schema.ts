@@ -37,9 +37,32 @@ const packageServer = z.strictObject({
   env: z.record(z.string(), z.string()).default({}),
   cwd: z.string().optional(),
 });
+/**
+ * What the runner starts for each pass to serve a `url:` server: an installed package's bin or
+ * a command, as for stdio servers. `{port}` in the URL, args and env is a free port of
+ * 127.0.0.1 picked for the pass, `{workspace}` the pass's folder (src/runner/started.ts).
+ */
+const startSpec = z.union([
+  z.strictObject({
+    package: z.string().min(1, 'expected an installed package name'),
+    bin: z.string().optional(),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    cwd: z.string().optional(),
+  }),
+  z.strictObject({
+    command: z.string().min(1, 'expected a command'),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    cwd: z.string().optional(),
+  }),
+], { error: 'expected {package, args, env, cwd} or {command, args, env, cwd}' });
 const httpServer = z.strictObject({
-  url: z.url('expected an http(s) URL'),
+  /** With `start`, `{port}` in it is the port the started server listens on. */
+  url: z.string().refine((text) => URL.canParse(text.replaceAll('{port}', '1')) && /^https?:\/\//.test(text), 'expected an http(s) URL'),
   headers: z.record(z.string(), z.string()).default({}),
+  /** Start the server for each pass, stop it after (a remote server run locally). */
+  start: startSpec.optional(),
 });
 export const serverSpec = z.union([workbenchServer, packageServer, stdioServer, httpServer], {
   error: 'expected {workbench: {...}}, {package, args, env, cwd}, {command, args, env, cwd} or {url, headers}',
@@ -57,6 +80,8 @@ const check = z.union(
       }),
     }),
     z.strictObject({ called: toolName }),
+    /** At least one call to the tool answered ok (not failed, timed out, refused or short-circuited). */
+    z.strictObject({ succeeded: toolName }),
     z.strictObject({ notCalled: toolName }),
     z.strictObject({
       answer: z
@@ -66,7 +91,7 @@ const check = z.union(
     z.strictObject({ maxRepeats: z.number().int().nonnegative() }),
     z.strictObject({ noZeroToolRounds: z.literal(true) }),
   ],
-  { error: 'expected one of file, sql, called, notCalled, answer, maxRepeats, noZeroToolRounds' },
+  { error: 'expected one of file, sql, called, succeeded, notCalled, answer, maxRepeats, noZeroToolRounds' },
 );
 
 const referenceCall = z.strictObject({

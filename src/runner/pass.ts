@@ -16,6 +16,7 @@ import type { AgentFactory } from './agents.ts';
 import type { PassId } from './plan.ts';
 import { databasePath, passServers, serverSecrets } from './servers.ts';
 import { callTimeouts, CONNECT_TIMEOUT_MS, stepTimeLimitMs } from './timing.ts';
+import { startServers } from './started.ts';
 import { makePassFolder } from './workspace.ts';
 
 export interface PassInput {
@@ -82,10 +83,13 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
   };
 
   const arm = parseArm(id.arm);
+  // Remote servers the pass runs itself (`{url, start}`) are up before the lane connects.
+  await using remote = await startServers(rung, folder.workspace, CONNECT_TIMEOUT_MS);
+  if (remote.errors.length > 0) return end({ passed: false, interrupted: false, steps: [], error: remote.errors.join('; ') });
   let lane: Lane;
   try {
     lane = await Lane.connect({
-      servers: passServers({ rung, workspace: folder.workspace, seed: id.seed, timeFactor: input.timeFactor, waitCap: arm.cap }),
+      servers: passServers({ rung, workspace: folder.workspace, seed: id.seed, timeFactor: input.timeFactor, waitCap: arm.cap, ports: remote.ports }),
       arm,
       emit,
       deterministic: (name) => rung.deterministic.includes(name),
