@@ -71,8 +71,10 @@ export class Lane {
   readonly #roster: RosterCache<Tool> | undefined;
   readonly #hints = new Map<string, boolean>();
   readonly #emit: Emit;
-  /** The request options when they are the same for every call: the deadline's without onProgress, or the plain timeout. */
+  /** The deadline's request options when they are the same for every call (no onProgress). */
   readonly #sharedCallOptions: RequestOptions | undefined;
+  /** Deadline off: the plain timeout of each server that has one (the rest get the SDK's). */
+  readonly #plainOptions: ReadonlyMap<string, RequestOptions>;
   readonly #isDeterministic: (name: string) => boolean;
   #turn: OpenTurn | undefined;
   #turns = 0;
@@ -99,9 +101,8 @@ export class Lane {
       deadline: arm.deadline,
     });
     this.#roster = arm.roster ? new RosterCache<Tool>({ ...options.roster, servers: this.#servers, clock }) : undefined;
-    this.#sharedCallOptions = arm.deadline
-      ? (options.onProgress === undefined ? this.#deadlineOptions(IGNORE_PROGRESS) : undefined)
-      : (options.plainTimeoutMs === undefined ? undefined : { timeout: options.plainTimeoutMs });
+    this.#sharedCallOptions = arm.deadline && options.onProgress === undefined ? this.#deadlineOptions(IGNORE_PROGRESS) : undefined;
+    this.#plainOptions = new Map(Object.entries(arm.deadline ? {} : (options.plainTimeoutMs ?? {})).map(([server, timeout]) => [server, { timeout }]));
   }
 
   /** Connects every server in parallel; one that fails is in `startErrors`, the rest work. */
@@ -213,8 +214,8 @@ export class Lane {
       connection.client.callTool({ name: route.tool, arguments: args }, undefined, this.#requestOptions(site)) as Promise<CallToolResult>);
   }
 
-  #requestOptions(site: { name: string; turn: number; round: number }): RequestOptions | undefined {
-    if (!this.#pipeline.deadline) return this.#sharedCallOptions;
+  #requestOptions(site: { name: string; server: string; turn: number; round: number }): RequestOptions | undefined {
+    if (!this.#pipeline.deadline) return this.#plainOptions.get(site.server);
     const onProgress = this.#options.onProgress;
     if (onProgress === undefined) return this.#sharedCallOptions;
     return this.#deadlineOptions((p) => onProgress({ turn: site.turn, round: site.round, name: site.name, ...p }));

@@ -35,11 +35,11 @@ export interface LaneOptions {
   callTimeoutMs?: number;
   maxTotalTimeoutMs?: number;
   /**
-   * The one request timeout of a call on an arm with `deadline` off (no total, no progress):
-   * the SDK's own 60 s when absent. The runner scales it with the time factor, so a wait that
-   * outlives its reply at real time does so at 0.01 too.
+   * The one request timeout of a call on an arm with `deadline` off (no total, no progress), by
+   * server name: the SDK's own 60 s for a server not named. The runner scales it with the time
+   * factor, so a wait that outlives its reply at real time does so at 0.01 too.
    */
-  plainTimeoutMs?: number;
+  plainTimeoutMs?: Readonly<Record<string, number>>;
   listTimeoutMs?: number;
   connectTimeoutMs?: number;
   /** Aborts the servers' start: those still starting are stopped and listed in startErrors. */

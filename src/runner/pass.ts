@@ -15,7 +15,7 @@ import type { Emit, Secret } from '../trace/index.ts';
 import type { AgentFactory } from './agents.ts';
 import type { PassId } from './plan.ts';
 import { databasePath, passServers, serverSecrets } from './servers.ts';
-import { callTimeouts, CONNECT_TIMEOUT_MS, stepTimeLimitMs } from './timing.ts';
+import { callTimeouts, CONNECT_TIMEOUT_MS, plainTimeouts, stepTimeLimitMs } from './timing.ts';
 import { startServers } from './started.ts';
 import { makePassFolder } from './workspace.ts';
 
@@ -95,6 +95,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
       deterministic: (name) => rung.deterministic.includes(name),
       trustServerHints: rung.trustServerHints,
       ...callTimeouts(input.timeFactor),
+      plainTimeoutMs: plainTimeouts(rung.servers, input.timeFactor),
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
       ...(input.signal === undefined ? {} : { signal: input.signal }),
     });

@@ -103,7 +103,7 @@ describe('deadline', () => {
 describe('the plain timeout (deadline off)', () => {
   it('ends a call at plainTimeoutMs with the SDK\'s own error and no progress token', async () => {
     const server = new ScriptedServer([slow('build', 400)]);
-    const { lane } = await laneOver(server, { arm: 'off', plainTimeoutMs: 60, callTimeoutMs: 5_000 });
+    const { lane } = await laneOver(server, { arm: 'off', plainTimeoutMs: { s: 60 }, callTimeoutMs: 5_000 });
     const result = await lane.call('s__build', {}, { round: 1 });
     await lane.close();
     expect(result.outcome).toBe('timeout');
@@ -113,8 +113,15 @@ describe('the plain timeout (deadline off)', () => {
     expect(server.received[0]!.progressToken).toBeUndefined();
   });
 
+  it('applies only to the server it names; the others keep the SDK\'s own', async () => {
+    const { lane } = await laneOver(new ScriptedServer([slow('build', 200)]), { arm: 'off', plainTimeoutMs: { other: 20 } });
+    const result = await lane.call('s__build', {}, { round: 1 });
+    await lane.close();
+    expect(result.outcome).toBe('ok');
+  });
+
   it('is ignored on an arm with the deadline on, which has its own timeout', async () => {
-    const { lane } = await laneOver(new ScriptedServer([slow('build', 200)]), { arm: 'on', plainTimeoutMs: 20, callTimeoutMs: 5_000 });
+    const { lane } = await laneOver(new ScriptedServer([slow('build', 200)]), { arm: 'on', plainTimeoutMs: { s: 20 }, callTimeoutMs: 5_000 });
     const result = await lane.call('s__build', {}, { round: 1 });
     await lane.close();
     expect(result.outcome).toBe('ok');
