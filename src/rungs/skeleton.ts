@@ -45,7 +45,8 @@ export function skeletonServer(target: readonly string[]): { spec: SkeletonServe
 
 /** A server name the rung can use: `@cyanheads/git-mcp-server` -> `git`. */
 export function serverNameFor(spec: SkeletonServer): string {
-  const source = 'package' in spec ? spec.package : 'command' in spec ? spec.command : (URL.parse(spec.url)?.hostname ?? 'remote');
+  if ('url' in spec) return 'remote';
+  const source = 'package' in spec ? spec.package : spec.command;
   const base = source.split('/').pop()!.replace(/\.(js|mjs|ts)$/, '').toLowerCase();
   const name = base.replace(/^(mcp-server-|server-|mcp-)/, '').replace(/(-mcp-server|-mcp|-server)$/, '').replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
   return name === '' || name === 'harness' ? 'srv' : name.slice(0, 32);
