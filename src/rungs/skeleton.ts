@@ -12,7 +12,7 @@ import { SYNTHETIC_POLICIES } from '../models/spec.ts';
 
 /** How the server goes into the rung: as the user named it, in the rung's own forms. */
 export type SkeletonServer =
-  | { package: string; args: string[] }
+  | { package: string; args?: string[] }
   | { command: string; args: string[] }
   | { url: string };
 
