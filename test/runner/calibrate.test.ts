@@ -65,12 +65,12 @@ describe('judgeEffect', () => {
   const proportion = (lower: number, upper: number): MetricComparison => ({
     metric: 'step_pass_rate', label: 'step pass rate', better: 'higher', pairsOf: 'step-runs', pairs: 4, excluded: 0,
     difference: { estimate: (lower + upper) / 2, lower, upper }, verdict: 'unclear', kind: 'proportion',
-    a: { count: 0, n: 4 }, b: { count: 4, n: 4 }, aOnly: 0, bOnly: 4, p: 0.125, settleMultiple: null,
+    a: { count: 0, n: 4 }, b: { count: 4, n: 4 }, aOnly: 0, bOnly: 4, p: 0.125, settleMultiple: null, disagreement: null,
   });
   const count = (lower: number, upper: number): MetricComparison => ({
     metric: 'dead_calls', label: 'dead calls', better: 'lower', pairsOf: 'passes', pairs: 4, excluded: 0,
     difference: { estimate: (lower + upper) / 2, lower, upper }, verdict: 'unclear', kind: 'count', unit: 'calls', statistic: 'mean',
-    a: { total: 20, mean: 5, median: 5 }, b: { total: 0, mean: 0, median: 0 },
+    a: { total: 20, mean: 5, median: 5 }, b: { total: 0, mean: 0, median: 0 }, identical: false,
   });
   const effect = (better: string, metric: Effect['metric'] = 'step_pass_rate'): Effect => ({ arms: ['off', 'on'], better, metric, why: 'x' });
 
