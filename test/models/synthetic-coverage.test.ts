@@ -9,7 +9,7 @@ import { runRung } from './syntheticWorld.ts';
 
 /** Whether step 0 (the catalog step) ended answered, on each arm, for one seed. */
 async function pairFor(seed: number, p: number): Promise<{ on: boolean; off: boolean }> {
-  const [on, off] = await Promise.all([runRung('looper', seed, 'on', { p, ceiling: 5 }), runRung('looper', seed, 'off', { p, ceiling: 5 })]);
+  const [on, off] = await Promise.all([runRung('looper', seed, 'on', { p, ceiling: 5, steps: 1 }), runRung('looper', seed, 'off', { p, ceiling: 5, steps: 1 })]);
   return { on: on.results[0]!.reason === 'answered', off: off.results[0]!.reason === 'answered' };
 }
 
