@@ -84,6 +84,46 @@ describe('formatArm', () => {
   });
 });
 
+describe('parseArm, word for word', () => {
+  const messageOf = (text: string): string => {
+    try {
+      parseArm(text);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ArmError);
+      expect((error as Error).name).toBe('ArmError');
+      return (error as Error).message;
+    }
+    throw new Error(`expected ${JSON.stringify(text)} to be refused`);
+  };
+
+  it('names the arm as typed at the start of every problem, then the problem, then the usage', () => {
+    expect(messageOf('nonsense')).toMatch(/^arm "nonsense": unknown mechanism "nonsense"; expected "on", "off" or a list/);
+    expect(messageOf('breaker=off,,roster=on')).toMatch(/^arm "breaker=off,,roster=on": expected "on", "off" or a list/);
+    expect(messageOf('breaker=off, ,roster=on')).toMatch(/^arm "breaker=off, ,roster=on": expected "on", "off" or a list/);
+    expect(messageOf('')).toMatch(/^arm "": expected "on", "off"/);
+    expect(messageOf('circuit')).toMatch(/^arm "circuit": "circuit" needs the value on or off; /);
+    expect(messageOf('ceiling=2,ceiling=3')).toMatch(/^arm "ceiling=2,ceiling=3": ceiling is set twice; /);
+    const usage = messageOf('x');
+    expect(usage).toContain('(values on|off, and breaker=tool); a list may start with "on" or "off" as its base (default on), ');
+    expect(usage).toContain('and may set ceiling or timeLimit to a number or a factor of the rung\'s own (ceiling=24, timeLimit=x0.5)');
+  });
+
+  it('trims every item, a leading base included', () => {
+    expect(parseArm(' off , roster = on ')).toEqual({ ...ARM_OFF, roster: true });
+    expect(parseArm(' on ,ceiling = x2 ')).toEqual({ ...ARM_ON, steps: { ceiling: { factor: 2 } } });
+  });
+
+  it('reads every digit of a number and of a factor, and nothing around them', () => {
+    expect(parseArm('ceiling=x12').steps).toEqual({ ceiling: { factor: 12 } });
+    expect(parseArm('ceiling=120').steps).toEqual({ ceiling: { absolute: 120 } });
+    expect(parseArm('timeLimit=1.25').steps).toEqual({ timeLimit: { absolute: 1.25 } });
+    expect(parseArm('timeLimit=x1.25').steps).toEqual({ timeLimit: { factor: 1.25 } });
+    for (const bad of ['ceiling=ax2', 'timeLimit=a5', 'timeLimit=5a', 'timeLimit=x2a', 'timeLimit=1.5.2']) {
+      expect(messageOf(bad)).toContain('needs a positive number');
+    }
+  });
+});
+
 describe('arms that set step parameters', () => {
   it('reads an absolute ceiling or time limit, or a factor of the rung\'s own', () => {
     expect(parseArm('off,ceiling=24')).toEqual({ ...ARM_OFF, steps: { ceiling: { absolute: 24 } } });
