@@ -178,6 +178,8 @@ describe('runPass judging a step', () => {
     const { outcome, events } = await run();
     expect(outcome).toMatchObject({ interrupted: true, passed: false });
     expect(events.map((e) => e.type)).not.toContain('pass.end');
+  }, 60_000);
+});
 
 describe('a remote server the pass starts ({url, start})', () => {
   const ladderBin = join(import.meta.dirname, '../../bin/ladder.js');
