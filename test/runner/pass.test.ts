@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRung } from '../../src/rungs/load.ts';
 import { agentFactory } from '../../src/runner/agents.ts';
-import { runPass } from '../../src/runner/pass.ts';
+import { runPass, stepSpecs } from '../../src/runner/pass.ts';
+import { parseArm } from '../../src/lane/arm.ts';
 import { passFileState, readTraceAll } from '../../src/trace/index.ts';
 import { FakeModel } from '../agent/world.ts';
 import type { Reply } from '../agent/world.ts';
@@ -215,4 +216,17 @@ describe('a remote server the pass starts ({url, start})', () => {
     expect(outcome.passed).toBe(false);
     expect(outcome.error).toMatch(/^server "wb" did not start \(.*node -e .*\): exited \(code 3\); stderr ends: no config here$/);
   }, 60_000);
+});
+
+describe('stepSpecs with an arm that sets step parameters', () => {
+  const r = rung('  wb:\n    workbench: {}');
+
+  it('gives each step the arm\'s ceiling and time limit, scaled by the time factor as the rung\'s own would be', () => {
+    const [own] = stepSpecs(r, 1, 'steps');
+    expect(own).toMatchObject({ ceiling: 3, timeLimitMs: 300_000 });
+    const [swept] = stepSpecs(r, 1, 'steps', parseArm('off,ceiling=x2,timeLimit=x0.5'));
+    expect(swept).toMatchObject({ ceiling: 6, timeLimitMs: 150_000 });
+    const [absolute] = stepSpecs(r, 0.5, 'steps', parseArm('ceiling=1,timeLimit=100'));
+    expect(absolute).toMatchObject({ ceiling: 1, timeLimitMs: 50_000 });
+  });
 });
