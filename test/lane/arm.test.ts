@@ -44,7 +44,8 @@ describe('parseArm', () => {
 
 describe('parseArm messages', () => {
   const USAGE = 'expected "on", "off" or a list like "breaker=off,repeats=on" over breaker, circuit, repeats, deadline, roster, cap ' +
-    '(values on|off, and breaker=tool); a list may start with "on" or "off" as its base (default on)';
+    '(values on|off, and breaker=tool); a list may start with "on" or "off" as its base (default on), ' +
+    'and may set ceiling or timeLimit to a number or a factor of the rung\'s own (ceiling=24, timeLimit=x0.5)';
   const message = (text: string): string => {
     try {
       parseArm(text);
@@ -61,6 +62,8 @@ describe('parseArm messages', () => {
     expect(message('retries=on')).toBe(`arm "retries=on": unknown mechanism "retries"; ${USAGE}`);
     expect(message('cap=on,cap=off')).toBe(`arm "cap=on,cap=off": cap is set twice; ${USAGE}`);
     expect(message('cap=maybe')).toBe(`arm "cap=maybe": "cap=maybe" needs the value on or off; ${USAGE}`);
+    expect(message('ceiling=0')).toBe(`arm "ceiling=0": "ceiling=0" needs a positive number (whole) or a factor like x2; ${USAGE}`);
+    expect(message('timeLimit=x0')).toBe(`arm "timeLimit=x0": "timeLimit=x0" needs a positive number or a factor like x2; ${USAGE}`);
   });
 
   it('reads a base and items with spaces around them', () => {
