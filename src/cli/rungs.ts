@@ -126,7 +126,7 @@ export const rungsCommand: CommandModule = {
         builder: (y) =>
           y
             .positional('rungs', { type: 'string', array: true, describe: 'Rung files, folders, globs or names (default: every rung in rungs/)' })
-            .option('passes', { type: 'number', describe: 'Passes per arm (default 4; the pathologies strike at every decision, p = 1)' })
+            .option('passes', { type: 'number', describe: 'Passes per arm (default 5; the pathologies strike at every decision, p = 1)' })
             .option('time-factor', { type: 'number', describe: 'Real time per workbench time (default 0.01)' })
             .option('seed', { type: 'number', describe: 'Run seed (default 1)' })
             .option('out', { type: 'string', describe: 'Keep the calibration runs in this folder (default: a temp folder, removed)' }),

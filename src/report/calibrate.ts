@@ -18,8 +18,12 @@ import { loadRun } from './summary.ts';
 import { DEFAULT_REPORT_SEED } from './compare.ts';
 import { quantity, signedPoints } from './words.ts';
 
-/** Passes per arm: pathologies at p = 1 are deterministic, so a few pairs show an effect; 4 because a rung whose effect is in one step of two needs 4 discordant pairs of 8 for the interval to clear zero. */
-export const CALIBRATE_PASSES = 4;
+/**
+ * Passes per arm: pathologies at p = 1 are deterministic, so a few pairs show an effect. A
+ * one-step rung needs 4 discordant pairs of 4 for the interval to clear zero (its lower end is
+ * then +2 points); 5 leave a pass to spare.
+ */
+export const CALIBRATE_PASSES = 5;
 /** Every rung's shape holds at 1/100 (docs/runner.md "Time factor"). */
 export const CALIBRATE_TIME_FACTOR = 0.01;
 /** Each rung's own pathology, at every decision. */
