@@ -13,7 +13,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .positional('rungs', { type: 'string', array: true, describe: 'Rung files, folders, globs or names (default: every rung in rungs/)' })
       .option('model', { type: 'string', describe: 'ollama:<m>, openai:<m>, anthropic:<m>, synthetic:<policy> or synthetic:mix (default: LADDER_MODEL, a local Ollama, else synthetic:mix)' })
       .option('passes', { type: 'number', describe: 'Passes per rung and arm (default 10)' })
-      .option('arms', { type: 'string', describe: 'Comma list of arms, e.g. on,off or on,off,breaker=off; a mechanism list goes in quotes with ; between arms (default on,off)' })
+      .option('arms', { type: 'string', describe: 'Comma list of arms, e.g. on,off or on,off,breaker=off; a mechanism list goes in quotes with ; between arms, and may set a step parameter: \'off;off,ceiling=x2\' (default on,off)' })
       .option('seed', { type: 'number', describe: 'Run seed; pass i of every arm gets a seed derived from it, the rung and i (default 1)' })
       .option('concurrency', { type: 'number', describe: 'Passes at a time (default 4 for synthetic agents, 1 for a model); against a provider, lowered on 429s and raised again as calls succeed' })
       .option('out', { type: 'string', describe: 'Results folder (default results/<date>-<model>)' })

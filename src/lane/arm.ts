@@ -23,6 +23,20 @@
 export const MECHANISMS = ['breaker', 'circuit', 'repeats', 'deadline', 'roster', 'cap'] as const;
 export type Mechanism = (typeof MECHANISMS)[number];
 
+/**
+ * A rung's own step parameters an arm may set, so a finding such as "raising the ceiling does
+ * not help" is a paired comparison like any other (`off;off,ceiling=x2`):
+ * - `ceiling`: the tool calls a step allows; `ceiling=24` for every step, `ceiling=x2` twice
+ *   each step's own (rounded, at least 1).
+ * - `timeLimit`: a step's time limit in seconds before the time factor; `timeLimit=120`, or
+ *   `timeLimit=x0.5` half each step's own.
+ */
+export const STEP_PARAMS = ['ceiling', 'timeLimit'] as const;
+export type StepParam = (typeof STEP_PARAMS)[number];
+
+/** A value an arm gives a step parameter: absolute, or a factor of the rung's own. */
+export type StepSetting = { readonly absolute: number } | { readonly factor: number };
+
 export interface Arm {
   readonly breaker: boolean;
   readonly circuit: boolean;
@@ -33,13 +47,17 @@ export interface Arm {
   readonly cap: boolean;
   /** What the within-turn breaker keys on when it is on. */
   readonly breakerKey: 'call' | 'tool';
+  /** Step parameters this arm sets; the rest keep the rung's own values. */
+  readonly steps: Readonly<Partial<Record<StepParam, StepSetting>>>;
 }
 
+const NO_STEPS = Object.freeze({});
+
 export const ARM_ON: Arm = Object.freeze({
-  breaker: true, circuit: true, repeats: true, deadline: true, roster: true, cap: true, breakerKey: 'call',
+  breaker: true, circuit: true, repeats: true, deadline: true, roster: true, cap: true, breakerKey: 'call', steps: NO_STEPS,
 });
 export const ARM_OFF: Arm = Object.freeze({
-  breaker: false, circuit: false, repeats: false, deadline: false, roster: false, cap: false, breakerKey: 'call',
+  breaker: false, circuit: false, repeats: false, deadline: false, roster: false, cap: false, breakerKey: 'call', steps: NO_STEPS,
 });
 
 /** A mistake in an arm's text; the message is one line that lists what is valid. */
@@ -49,7 +67,35 @@ export class ArmError extends Error {
 
 const USAGE =
   `expected "on", "off" or a list like "breaker=off,repeats=on" over ${MECHANISMS.join(', ')} ` +
-  '(values on|off, and breaker=tool); a list may start with "on" or "off" as its base (default on)';
+  '(values on|off, and breaker=tool); a list may start with "on" or "off" as its base (default on), ' +
+  `and may set ${STEP_PARAMS.join(' or ')} to a number or a factor of the rung's own (ceiling=24, timeLimit=x0.5)`;
+
+/** `24` or `x0.5`: a positive number (a whole one for an absolute ceiling), or x and a positive factor. */
+function parseSetting(param: StepParam, value: string): StepSetting | undefined {
+  const factor = /^x(\d+(?:\.\d+)?)$/.exec(value);
+  if (factor !== null) {
+    const f = Number(factor[1]);
+    return f > 0 ? { factor: f } : undefined;
+  }
+  if (!/^\d+(?:\.\d+)?$/.test(value)) return undefined;
+  const n = Number(value);
+  if (n <= 0 || (param === 'ceiling' && !Number.isInteger(n))) return undefined;
+  return { absolute: n };
+}
+
+function formatSetting(setting: StepSetting): string {
+  return 'factor' in setting ? `x${setting.factor}` : String(setting.absolute);
+}
+
+/** A step parameter as this arm sets it: the rung's own `value` when the arm does not set it. */
+export function stepValue(arm: Arm, param: StepParam, value: number): number {
+  const setting = arm.steps[param];
+  if (setting === undefined) return value;
+  if ('absolute' in setting) return setting.absolute;
+  const scaled = value * setting.factor;
+  // A ceiling counts calls: whole, and at least one.
+  return param === 'ceiling' ? Math.max(1, Math.round(scaled)) : scaled;
+}
 
 /**
  * Parses `on`, `off`, or a comma list of `mechanism=on|off` that may start with a base (`on` or
@@ -59,26 +105,38 @@ const USAGE =
 export function parseArm(text: string): Arm {
   const items = text.split(',').map((item) => item.trim());
   if (items.some((item) => item === '')) throw new ArmError(`arm ${JSON.stringify(text)}: ${USAGE}`);
-  const off = items[0] === 'off';
-  if (off || items[0] === 'on') items.shift();
-  const arm: { -readonly [K in keyof Arm]: Arm[K] } = { ...(off ? ARM_OFF : ARM_ON) };
+  const explicit = items[0] === 'on' || items[0] === 'off';
+  const arm: { -readonly [K in keyof Arm]: Arm[K] } = { ...(explicit && items.shift() === 'off' ? ARM_OFF : ARM_ON) };
+  const steps: Partial<Record<StepParam, StepSetting>> = {};
   const seen = new Set<string>();
   for (const item of items) {
-    const parts = item.split('=').map((part) => part.trim());
-    const [name, value, extra] = [parts[0]!, parts[1], parts[2]];
+    // Everything after the first `=` is the value: `breaker=on=off` is a bad value, not two.
+    const [head, ...rest] = item.split('=');
+    const name = head!.trim();
+    const value = rest.join('=').trim();
     const where = `arm ${JSON.stringify(text)}`;
+    if (seen.has(name)) throw new ArmError(`${where}: ${name} is set twice; ${USAGE}`);
+    if ((STEP_PARAMS as readonly string[]).includes(name)) {
+      const setting = parseSetting(name as StepParam, value);
+      if (setting === undefined) {
+        throw new ArmError(`${where}: ${JSON.stringify(item)} needs a positive number${name === 'ceiling' ? ' (whole)' : ''} or a factor like x2; ${USAGE}`);
+      }
+      seen.add(name);
+      steps[name as StepParam] = setting;
+      continue;
+    }
     if (!(MECHANISMS as readonly string[]).includes(name)) {
       throw new ArmError(`${where}: unknown mechanism ${JSON.stringify(name)}; ${USAGE}`);
     }
-    if (seen.has(name)) throw new ArmError(`${where}: ${name} is set twice; ${USAGE}`);
     seen.add(name);
     const tool = name === 'breaker' && value === 'tool';
-    if (extra !== undefined || (value !== 'on' && value !== 'off' && !tool)) {
+    if (value !== 'on' && value !== 'off' && !tool) {
       throw new ArmError(`${where}: ${JSON.stringify(item)} needs the value on or off; ${USAGE}`);
     }
     arm[name as Mechanism] = value !== 'off';
     if (name === 'breaker') arm.breakerKey = tool ? 'tool' : 'call';
   }
+  arm.steps = Object.freeze(steps);
   return Object.freeze(arm);
 }
 
@@ -87,10 +145,18 @@ function mechanismValue(arm: Arm, mechanism: Mechanism): string {
   return arm[mechanism] ? 'on' : 'off';
 }
 
-/** The canonical text of an arm: `on`, `off`, or the full list; parseArm reads it back. */
+/**
+ * The canonical text of an arm: `on`, `off`, or the full list of mechanisms, then the step
+ * parameters it sets in STEP_PARAMS order (`off,ceiling=x2`); parseArm reads it back.
+ */
 export function formatArm(arm: Arm): string {
   const values = MECHANISMS.map((mechanism) => mechanismValue(arm, mechanism));
-  if (values.every((value) => value === 'on')) return 'on';
-  if (values.every((value) => value === 'off')) return 'off';
-  return MECHANISMS.map((mechanism, i) => `${mechanism}=${values[i]}`).join(',');
+  const mechanisms = values.every((value) => value === 'on') ? 'on'
+    : values.every((value) => value === 'off') ? 'off'
+    : MECHANISMS.map((mechanism, i) => `${mechanism}=${values[i]}`).join(',');
+  const steps = STEP_PARAMS.flatMap((param) => {
+    const setting = arm.steps[param];
+    return setting === undefined ? [] : [`${param}=${formatSetting(setting)}`];
+  });
+  return [mechanisms, ...steps].join(',');
 }

@@ -73,6 +73,8 @@ export class Lane {
   readonly #emit: Emit;
   /** The deadline's request options when they are the same for every call (no onProgress). */
   readonly #sharedCallOptions: RequestOptions | undefined;
+  /** Deadline off: the plain timeout of each server that has one (the rest get the SDK's). */
+  readonly #plainOptions: ReadonlyMap<string, RequestOptions>;
   readonly #isDeterministic: (name: string) => boolean;
   #turn: OpenTurn | undefined;
   #turns = 0;
@@ -100,6 +102,7 @@ export class Lane {
     });
     this.#roster = arm.roster ? new RosterCache<Tool>({ ...options.roster, servers: this.#servers, clock }) : undefined;
     this.#sharedCallOptions = arm.deadline && options.onProgress === undefined ? this.#deadlineOptions(IGNORE_PROGRESS) : undefined;
+    this.#plainOptions = new Map(Object.entries(arm.deadline ? {} : (options.plainTimeoutMs ?? {})).map(([server, timeout]) => [server, { timeout }]));
   }
 
   /** Connects every server in parallel; one that fails is in `startErrors`, the rest work. */
@@ -211,8 +214,8 @@ export class Lane {
       connection.client.callTool({ name: route.tool, arguments: args }, undefined, this.#requestOptions(site)) as Promise<CallToolResult>);
   }
 
-  #requestOptions(site: { name: string; turn: number; round: number }): RequestOptions | undefined {
-    if (!this.#pipeline.deadline) return undefined;
+  #requestOptions(site: { name: string; server: string; turn: number; round: number }): RequestOptions | undefined {
+    if (!this.#pipeline.deadline) return this.#plainOptions.get(site.server);
     const onProgress = this.#options.onProgress;
     if (onProgress === undefined) return this.#sharedCallOptions;
     return this.#deadlineOptions((p) => onProgress({ turn: site.turn, round: site.round, name: site.name, ...p }));

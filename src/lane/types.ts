@@ -34,6 +34,12 @@ export interface LaneOptions {
   trustServerHints?: boolean;
   callTimeoutMs?: number;
   maxTotalTimeoutMs?: number;
+  /**
+   * The one request timeout of a call on an arm with `deadline` off (no total, no progress), by
+   * server name: the SDK's own 60 s for a server not named. The runner scales it with the time
+   * factor, so a wait that outlives its reply at real time does so at 0.01 too.
+   */
+  plainTimeoutMs?: Readonly<Record<string, number>>;
   listTimeoutMs?: number;
   connectTimeoutMs?: number;
   /** Aborts the servers' start: those still starting are stopped and listed in startErrors. */

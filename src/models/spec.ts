@@ -9,10 +9,10 @@ export type SyntheticPolicy = (typeof SYNTHETIC_POLICIES)[number];
 
 export type ModelSpec =
   | { readonly spec: string; readonly provider: RealProvider; readonly model: string }
-  | { readonly spec: string; readonly provider: 'synthetic'; readonly policy: SyntheticPolicy };
+  | { readonly spec: string; readonly provider: 'synthetic'; readonly policy: SyntheticPolicy; readonly p?: number };
 
 const FORMS =
-  'ollama:<model>, openai:<model>, anthropic:<model> or synthetic:<' + SYNTHETIC_POLICIES.join('|') + '>';
+  'ollama:<model>, openai:<model>, anthropic:<model> or synthetic:<' + SYNTHETIC_POLICIES.join('|') + '>[?p=0..1]';
 
 /** A spec the user typed that Ladder cannot read; the message is one line with the fix. */
 export class ModelSpecError extends Error {
@@ -31,9 +31,24 @@ export function parseModelSpec(text: string): ModelSpec {
   if (rest === '') fail(text, 'no model after the colon');
   if (/\s/.test(text)) fail(text, 'contains whitespace');
   if (provider === 'synthetic') {
-    if (!(SYNTHETIC_POLICIES as readonly string[]).includes(rest)) fail(text, `unknown synthetic policy "${rest}"`);
-    return { spec: text, provider, policy: rest as SyntheticPolicy };
+    const { name, p } = syntheticOptions(text, rest);
+    if (!(SYNTHETIC_POLICIES as readonly string[]).includes(name)) fail(text, `unknown synthetic policy "${name}"`);
+    return { spec: text, provider, policy: name as SyntheticPolicy, ...(p === undefined ? {} : { p }) };
   }
   if (!(REAL_PROVIDERS as readonly string[]).includes(provider)) fail(text, `unknown provider "${provider}"`);
   return { spec: text, provider: provider as RealProvider, model: rest };
+}
+
+/**
+ * `retrier?p=0.4`: a synthetic policy and the probability per decision that its pathology
+ * strikes (src/models/synthetic/chance.ts); without `?p=` each policy's own default.
+ */
+export function syntheticOptions(text: string, rest: string): { name: string; p?: number } {
+  const at = rest.indexOf('?');
+  if (at < 0) return { name: rest };
+  const query = rest.slice(at + 1);
+  const match = /^p=(\d+(?:\.\d+)?)$/.exec(query);
+  const p = match === null ? NaN : Number(match[1]);
+  if (!(p >= 0 && p <= 1)) fail(text, `"?${query}" is not a probability; write ?p= and a number from 0 to 1`);
+  return { name: rest.slice(0, at), p };
 }

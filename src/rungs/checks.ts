@@ -1,7 +1,7 @@
 // A step's checks, judged over what the step did. Each says why it failed, in words a rung
 // author can act on. Checks read the pass's workspace and database but never change them.
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Check } from './schema.ts';
 
@@ -62,14 +62,22 @@ async function runCheck(check: Check, step: StepRecord): Promise<CheckResult> {
     return pass;
   }
   if ('sql' in check) {
-    if (step.databasePath === undefined) return fail('the rung has no workbench database to query');
-    const rows = await queryRows(step.databasePath, check.sql.query);
+    // `db` names a database file in the workspace (a third-party server's); default the workbench's.
+    const databasePath = check.sql.db === undefined ? step.databasePath : join(step.workspace, check.sql.db);
+    if (databasePath === undefined) return fail('the rung has no workbench database to query; name the file with db');
+    const rows = await queryRows(databasePath, check.sql.query);
     if (typeof rows === 'string') return fail(`the query failed: ${rows}`);
     const got = JSON.stringify(rows);
     return got === JSON.stringify(check.sql.rows) ? pass : fail(`expected rows ${JSON.stringify(check.sql.rows)}, got ${got}`);
   }
   if ('called' in check) {
     return step.calls.some((c) => c.tool === check.called) ? pass : fail(`${check.called} was never called`);
+  }
+  if ('succeeded' in check) {
+    // The work was done, not only asked for: a call that failed, timed out or was refused did not.
+    const outcomes = step.calls.filter((c) => c.tool === check.succeeded).map((c) => c.outcome);
+    if (outcomes.includes('ok')) return pass;
+    return fail(outcomes.length === 0 ? `${check.succeeded} was never called` : `${check.succeeded} never answered ok (${[...new Set(outcomes)].join(', ')})`);
   }
   if ('notCalled' in check) {
     const count = step.calls.filter((c) => c.tool === check.notCalled).length;

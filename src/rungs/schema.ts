@@ -2,6 +2,7 @@
 // with checks per step and a reference solution that `ladder rungs validate` runs to prove the
 // rung solvable and every check able to fail. The field order here is the documented order.
 import { z } from 'zod';
+import { ArmError, formatArm, parseArm } from '../lane/arm.ts';
 import { SYNTHETIC_POLICIES } from '../models/spec.ts';
 
 const positiveInt = z.number({ error: 'expected a positive integer' }).int('expected a positive integer').positive('expected a positive integer');
@@ -36,9 +37,32 @@ const packageServer = z.strictObject({
   env: z.record(z.string(), z.string()).default({}),
   cwd: z.string().optional(),
 });
+/**
+ * What the runner starts for each pass to serve a `url:` server: an installed package's bin or
+ * a command, as for stdio servers. `{port}` in the URL, args and env is a free port of
+ * 127.0.0.1 picked for the pass, `{workspace}` the pass's folder (src/runner/started.ts).
+ */
+const startSpec = z.union([
+  z.strictObject({
+    package: z.string().min(1, 'expected an installed package name'),
+    bin: z.string().optional(),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    cwd: z.string().optional(),
+  }),
+  z.strictObject({
+    command: z.string().min(1, 'expected a command'),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    cwd: z.string().optional(),
+  }),
+], { error: 'expected {package, args, env, cwd} or {command, args, env, cwd}' });
 const httpServer = z.strictObject({
-  url: z.url('expected an http(s) URL'),
+  /** With `start`, `{port}` in it is the port the started server listens on. */
+  url: z.string().refine((text) => URL.canParse(text.replaceAll('{port}', '1')) && /^https?:\/\//.test(text), 'expected an http(s) URL'),
   headers: z.record(z.string(), z.string()).default({}),
+  /** Start the server for each pass, stop it after (a remote server run locally). */
+  start: startSpec.optional(),
 });
 export const serverSpec = z.union([workbenchServer, packageServer, stdioServer, httpServer], {
   error: 'expected {workbench: {...}}, {package, args, env, cwd}, {command, args, env, cwd} or {url, headers}',
@@ -47,8 +71,17 @@ export const serverSpec = z.union([workbenchServer, packageServer, stdioServer, 
 const check = z.union(
   [
     z.strictObject({ file: z.strictObject({ path: z.string().min(1), exists: z.boolean().default(true), matches: z.string().optional() }) }),
-    z.strictObject({ sql: z.strictObject({ query: z.string().min(1), rows: z.array(z.array(z.union([z.string(), z.number(), z.null()]))) }) }),
+    z.strictObject({
+      sql: z.strictObject({
+        query: z.string().min(1),
+        rows: z.array(z.array(z.union([z.string(), z.number(), z.null()]))),
+        /** A database file in the workspace (a third-party server's); default the workbench's. */
+        db: z.string().min(1).optional(),
+      }),
+    }),
     z.strictObject({ called: toolName }),
+    /** At least one call to the tool answered ok (not failed, timed out, refused or short-circuited). */
+    z.strictObject({ succeeded: toolName }),
     z.strictObject({ notCalled: toolName }),
     z.strictObject({
       answer: z
@@ -58,7 +91,7 @@ const check = z.union(
     z.strictObject({ maxRepeats: z.number().int().nonnegative() }),
     z.strictObject({ noZeroToolRounds: z.literal(true) }),
   ],
-  { error: 'expected one of file, sql, called, notCalled, answer, maxRepeats, noZeroToolRounds' },
+  { error: 'expected one of file, sql, called, succeeded, notCalled, answer, maxRepeats, noZeroToolRounds' },
 );
 
 const referenceCall = z.strictObject({
@@ -80,6 +113,55 @@ const step = z.strictObject({
   }),
 });
 
+/**
+ * The report's metrics a rung's effect can be declared on (src/report/paired.ts has their
+ * definitions); each is better higher (pass rates) or lower (the rest).
+ */
+export const EFFECT_METRICS = [
+  'step_pass_rate', 'clean_run_rate', 'ceiling_share', 'dead_calls', 'identical_repeats', 'zero_tool_rounds', 'step_ms', 'time_to_answer',
+] as const;
+export type EffectMetric = (typeof EFFECT_METRICS)[number];
+
+/** An arm as written in a rung, made canonical (formatArm); a bad one is the schema's problem. */
+const armText = z.string().transform((text, ctx) => {
+  try {
+    return formatArm(parseArm(text));
+  } catch (error) {
+    if (!(error instanceof ArmError)) throw error;
+    ctx.addIssue({ code: 'custom', message: error.message });
+    return z.NEVER;
+  }
+});
+
+/**
+ * What the rung's mechanism should do under its pathology (`ladder rungs calibrate` checks it):
+ * which of two arms should do better on one metric, or `same` for a control, always with why.
+ */
+const effect = z
+  .strictObject({
+    /** The two arms compared; by default the reliability layer off against on. */
+    arms: z.tuple([armText, armText]).default(['off', 'on']),
+    /** One of the two arms, or `same`: a control, where the mechanism must make no difference. */
+    better: z.string().min(1),
+    metric: z.enum(EFFECT_METRICS, { error: `expected one of ${EFFECT_METRICS.join(', ')}` }),
+    /** Why: what the mechanism does under the pathology, or why a control must not differ. */
+    why: z.string().min(1, 'expected the reason'),
+  })
+  .transform((value, ctx) => {
+    if (value.arms[0] === value.arms[1]) ctx.addIssue({ code: 'custom', path: ['arms'], message: 'expected two different arms' });
+    if (value.better === 'same') return { ...value, better: 'same' as const };
+    let better: string;
+    try {
+      better = formatArm(parseArm(value.better));
+    } catch {
+      better = value.better;
+    }
+    if (!value.arms.includes(better)) {
+      ctx.addIssue({ code: 'custom', path: ['better'], message: `expected one of the arms (${value.arms.join(', ')}) or same` });
+    }
+    return { ...value, better };
+  });
+
 export const rungSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9-]+$/, 'expected lower-case letters, digits and dashes'),
   description: z.string().min(1),
@@ -88,6 +170,8 @@ export const rungSchema = z.strictObject({
    * rungs shipped point at their section of docs/incidents.md). Shown nowhere; it is for readers.
    */
   origin: z.string().min(1, 'expected a few words on the incident this rung comes from, or no origin at all').optional(),
+  /** What the rung's mechanism should do under its pathology; `ladder rungs calibrate` proves it. */
+  effect: effect.optional(),
   servers: z.record(z.string().regex(/^[a-z0-9-]+$/, 'expected a server name of [a-z0-9-]+'), serverSpec),
   /** Qualified tool names that are deterministic, beyond what servers declare in `_meta`. */
   deterministic: z.array(toolName).default([]),
@@ -115,3 +199,4 @@ export type Rung = z.infer<typeof rungSchema>;
 export type RungStep = Rung['steps'][number];
 export type Check = RungStep['checks'][number];
 export type ServerSpec = z.infer<typeof serverSpec>;
+export type Effect = NonNullable<Rung['effect']>;

@@ -35,6 +35,7 @@ export function scriptOf(rung: Rung, workspace: string): SyntheticScript {
       calls: step.reference.calls.map((call) => ({
         tool: call.tool,
         args: substituteDeep(call.args, workspace) as Record<string, unknown>,
+        ...(rung.deterministic.includes(call.tool) ? { deterministic: true } : {}),
       })),
       answer: step.reference.answer,
     })),
@@ -50,7 +51,8 @@ export function agentFactory(choice: ModelChoice, flags: ModelFlags = {}, world:
   if (choice.synthetic) {
     return ({ rung, id, workspace, oneShot }) => {
       const policy = choice.policy === 'mix' || choice.policy === undefined ? rung.syntheticPolicy : choice.policy;
-      return { model: createSyntheticModel(policy, { script: scriptOf(rung, workspace), seed: id.seed, oneShot, workspace }) };
+      const p = choice.p === undefined ? {} : { p: choice.p };
+      return { model: createSyntheticModel(policy, { script: scriptOf(rung, workspace), seed: id.seed, oneShot, workspace, ...p }) };
     };
   }
   // Fails now, before any folder exists, when a key or URL is missing.

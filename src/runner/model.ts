@@ -1,7 +1,7 @@
 // Which model a run drives (the README's first command): the first of --model, LADDER_MODEL, a
 // reachable Ollama with a tool-capable model pulled, else the synthetic agents. The choice and
 // the reason are printed and recorded, so a result never hides what produced it.
-import { ModelSpecError, parseModelSpec } from '../models/spec.ts';
+import { ModelSpecError, parseModelSpec, syntheticOptions } from '../models/spec.ts';
 import type { SyntheticPolicy } from '../models/spec.ts';
 
 /** Each rung's own `syntheticPolicy`: the pathology that rung exists to measure. */
@@ -23,15 +23,20 @@ export interface ModelChoice {
   synthetic: boolean;
   /** For synthetic specs: one policy for every rung, or 'mix' for each rung's own. */
   policy?: SyntheticPolicy | 'mix';
+  /** For synthetic specs with `?p=`: the probability per decision that the pathology strikes. */
+  p?: number;
 }
 
 /** Parses a spec the user gave; ModelSpecError lists the supported forms, mix included. */
 export function resolveSpec(spec: string, reason: string): ModelChoice {
-  if (spec === SYNTHETIC_MIX) return { spec, reason, synthetic: true, policy: 'mix' };
   try {
+    if (spec === SYNTHETIC_MIX || spec.startsWith(`${SYNTHETIC_MIX}?`)) {
+      const { p } = syntheticOptions(spec, spec.slice('synthetic:'.length));
+      return { spec, reason, synthetic: true, policy: 'mix', ...(p === undefined ? {} : { p }) };
+    }
     const parsed = parseModelSpec(spec);
     return parsed.provider === 'synthetic'
-      ? { spec, reason, synthetic: true, policy: parsed.policy }
+      ? { spec, reason, synthetic: true, policy: parsed.policy, ...(parsed.p === undefined ? {} : { p: parsed.p }) }
       : { spec, reason, synthetic: false };
   } catch (error) {
     if (!(error instanceof ModelSpecError)) throw error;

@@ -6,8 +6,8 @@ import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { runStep } from '../agent/index.ts';
 import type { StepResult, StepSpec, ToolLane } from '../agent/index.ts';
-import { Lane, LaneConfigError, parseArm } from '../lane/index.ts';
-import type { CallResult } from '../lane/index.ts';
+import { ARM_ON, Lane, LaneConfigError, parseArm, stepValue } from '../lane/index.ts';
+import type { Arm, CallResult } from '../lane/index.ts';
 import type { ChatMessage } from '../models/index.ts';
 import { answerCheckOf, runChecks } from '../rungs/checks.ts';
 import type { Rung, RungStep } from '../rungs/schema.ts';
@@ -17,7 +17,8 @@ import type { AgentFactory } from './agents.ts';
 import type { PassId } from './plan.ts';
 import { databasePath, passServers, serverSecrets } from './servers.ts';
 import { keepWorkspace, snapshotFile } from './snapshot.ts';
-import { callTimeouts, CONNECT_TIMEOUT_MS, stepTimeLimitMs } from './timing.ts';
+import { startServers } from './started.ts';
+import { callTimeouts, CONNECT_TIMEOUT_MS, plainTimeouts, stepTimeLimitMs } from './timing.ts';
 import { makePassFolder } from './workspace.ts';
 
 export interface PassInput {
@@ -87,15 +88,19 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
   };
 
   const arm = parseArm(id.arm);
+  // Remote servers the pass runs itself (`{url, start}`) are up before the lane connects.
+  await using remote = await startServers(rung, folder.workspace, CONNECT_TIMEOUT_MS);
+  if (remote.errors.length > 0) return end({ passed: false, interrupted: false, steps: [], error: remote.errors.join('; ') });
   let lane: Lane;
   try {
     lane = await Lane.connect({
-      servers: passServers({ rung, workspace: folder.workspace, seed: id.seed, timeFactor: input.timeFactor, waitCap: arm.cap }),
+      servers: passServers({ rung, workspace: folder.workspace, seed: id.seed, timeFactor: input.timeFactor, waitCap: arm.cap, ports: remote.ports }),
       arm,
       emit,
       deterministic: (name) => rung.deterministic.includes(name),
       trustServerHints: rung.trustServerHints,
       ...callTimeouts(input.timeFactor),
+      plainTimeoutMs: plainTimeouts(rung.servers, input.timeFactor),
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
       ...(input.signal === undefined ? {} : { signal: input.signal }),
     });
@@ -142,7 +147,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
     clock: () => performance.now() - started,
     ...(agent.sampling === undefined ? {} : { sampling: agent.sampling }),
   };
-  const specs = stepSpecs(rung, input.timeFactor, input.mode);
+  const specs = stepSpecs(rung, input.timeFactor, input.mode, arm);
   const conversation: ChatMessage[] = [];
   const steps: StepOutcome[] = [];
   for (const spec of specs) {
@@ -173,12 +178,16 @@ function emitStart(emit: Emit, spec: StepSpec): void {
   emit({ type: 'step.start', step: spec.index, ceiling: spec.ceiling, timeLimitMs: spec.timeLimitMs });
 }
 
-/** Step by step, one spec per step; one-shot, one spec carrying every prompt, ceiling and limit. */
-export function stepSpecs(rung: Rung, timeFactor: number, mode: 'steps' | 'oneshot'): StepSpec[] {
+/**
+ * Step by step, one spec per step; one-shot, one spec carrying every prompt, ceiling and limit.
+ * The arm may set the ceiling and the time limit (`ceiling=x2`), each step's own otherwise.
+ */
+export function stepSpecs(rung: Rung, timeFactor: number, mode: 'steps' | 'oneshot', arm: Arm = ARM_ON): StepSpec[] {
   const specs = rung.steps.map((step, index): StepSpec => {
     const answerCheck = answerCheckOf(step.checks);
     return {
-      index, prompt: step.prompt, ceiling: step.ceiling, timeLimitMs: stepTimeLimitMs(step.timeLimitS, timeFactor),
+      index, prompt: step.prompt, ceiling: stepValue(arm, 'ceiling', step.ceiling),
+      timeLimitMs: stepTimeLimitMs(stepValue(arm, 'timeLimit', step.timeLimitS), timeFactor),
       ...(answerCheck === undefined ? {} : { answerCheck }),
     };
   });

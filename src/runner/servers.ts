@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { COMPILED, LaneConfigError, nodeCommand, nodePackage, PACKAGE_ROOT } from '../lane/index.ts';
 import type { ServerConfig } from '../lane/index.ts';
 import type { Rung, ServerSpec } from '../rungs/schema.ts';
-import { WORKSPACE_TOKEN } from '../trace/index.ts';
+import { credentialsIn, WORKSPACE_TOKEN } from '../trace/index.ts';
+import { startCommand, substitutePort } from './started.ts';
 import type { Secret } from '../trace/index.ts';
 import { FaultPlan } from '../server/faults.ts';
 import { parseConfig, parseFaults } from '../server/options.ts';
@@ -47,12 +48,18 @@ export function substituteDeep(value: unknown, workspace: string): unknown {
  * to them (a value made from `{workspace}` is a path, scrubbed as the workspace instead).
  */
 export function serverSecrets(rung: Rung): Secret[] {
-  return Object.entries(rung.servers).flatMap(([name, spec]) => {
+  // A started server's env is configuration the pass gives a process it runs itself
+  // (MCP_TRANSPORT_TYPE: http); only credential-like names are secrets there.
+  const started = Object.entries(rung.servers).flatMap(([name, spec]) =>
+    'url' in spec && spec.start !== undefined
+      ? credentialsIn(Object.fromEntries(Object.entries(spec.start.env).filter(([, v]) => !v.includes(WORKSPACE_TOKEN))), `servers.${name}.start.env.`)
+      : []);
+  return [...started, ...Object.entries(rung.servers).flatMap(([name, spec]) => {
     const given: Record<string, Record<string, string>> = 'url' in spec ? { header: spec.headers } : 'workbench' in spec ? {} : { env: spec.env };
     return Object.entries(given).flatMap(([kind, values]) => Object.entries(values)
       .filter(([, value]) => !value.includes(WORKSPACE_TOKEN))
       .map(([key, value]) => ({ name: `servers.${name}.${kind}.${key}`, value })));
-  });
+  })];
 }
 
 export interface PassServerInput {
@@ -62,6 +69,8 @@ export interface PassServerInput {
   timeFactor: number;
   /** The arm's `cap` mechanism: the workbench's wait cap on or off. */
   waitCap: boolean;
+  /** Ports of the servers the pass started itself (started.ts), by server name. */
+  ports?: ReadonlyMap<string, number>;
 }
 
 export function workbenchName(rung: Rung): string | undefined {
@@ -79,11 +88,11 @@ export function databasePath(rung: Rung, workspace: string): string | undefined 
 
 export function passServers(input: PassServerInput): Record<string, ServerConfig> {
   const servers: Record<string, ServerConfig> = {};
-  for (const [name, spec] of Object.entries(input.rung.servers)) servers[name] = serverConfig(spec, input);
+  for (const [name, spec] of Object.entries(input.rung.servers)) servers[name] = serverConfig(name, spec, input);
   return servers;
 }
 
-function serverConfig(spec: ServerSpec, input: PassServerInput): ServerConfig {
+function serverConfig(name: string, spec: ServerSpec, input: PassServerInput): ServerConfig {
   const { workspace } = input;
   if ('workbench' in spec) {
     const options = {
@@ -94,7 +103,7 @@ function serverConfig(spec: ServerSpec, input: PassServerInput): ServerConfig {
     };
     return { command: process.execPath, args: [...WORKBENCH_ENTRY, JSON.stringify(options)], cwd: workspace };
   }
-  if ('url' in spec) return { url: spec.url, headers: spec.headers };
+  if ('url' in spec) return { url: substitutePort(spec.url, input.ports?.get(name)), headers: spec.headers };
   const env = Object.fromEntries(Object.entries(spec.env).map(([k, v]) => [k, substitute(v, workspace)]));
   const args = spec.args.map((arg) => substitute(arg, workspace));
   const cwd = substitute(spec.cwd ?? WORKSPACE_TOKEN, workspace);
@@ -127,6 +136,14 @@ export function checkServers(file: string, rung: Rung, lineOf: (path: (string | 
         (message) => `servers.${name}.workbench.${message}`);
       attempt(['workbench', 'options'], () => parseConfig({ ...spec.workbench.options, workspace: '.' } as never),
         (message) => `servers.${name}.workbench.${message.replace(/^workbench options/, 'options')}`);
+    } else if ('url' in spec && spec.start !== undefined) {
+      const start = spec.start;
+      attempt(['start'], () => {
+        const { command } = startCommand({ ...spec, start }, '.', 1);
+        if (!('package' in start) && findCommand(command) === undefined) {
+          throw new LaneConfigError(`command "${start.command}" not found on PATH; install it or fix the rung`);
+        }
+      }, (message) => `servers.${name}.start: ${message}`);
     } else if ('package' in spec) {
       attempt(['package'], () => nodePackage(spec.package, [], spec.bin === undefined ? {} : { bin: spec.bin }),
         (message) => `servers.${name}.package: ${message}`);

@@ -21,7 +21,7 @@ import { passSeed } from './seeds.ts';
 export const VALIDATE_TIME_FACTOR = 0.01;
 const VALIDATE_SEED = 1;
 
-const OUTCOME_CHECKS = ['file', 'sql', 'called', 'answer'] as const;
+const OUTCOME_CHECKS = ['file', 'sql', 'called', 'succeeded', 'answer'] as const;
 
 function kindOf(check: Check): string {
   return Object.keys(check)[0]!;

@@ -67,6 +67,12 @@ export const WorkbenchConfigSchema = z.strictObject({
     .strictObject({
       afterJob: z.string().nullable().default('build'),
       afterFile: z.string().nullable().default('release/READY'),
+      /**
+       * Whether clients are told (notifications/tools/list_changed). false reveals the tool
+       * silently, as a server that changes its tools without saying so: a client that caches
+       * the list sees it only once it asks again (harness__refresh_tools).
+       */
+      announce: z.boolean().default(true),
     })
     .prefault({}),
   /** The folder, relative to the workspace, that the browser upstream serves. */

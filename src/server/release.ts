@@ -75,5 +75,9 @@ export function registerRelease(host: ToolHost): () => void {
     },
   );
   if (!state.reveal.revealed) tool.disable();
-  return state.reveal.onReveal(() => tool.enable());
+  // enable() announces the change; setting the flag lists the tool without a word.
+  return state.reveal.onReveal(() => {
+    if (state.config.reveal.announce) tool.enable();
+    else tool.enabled = true;
+  });
 }

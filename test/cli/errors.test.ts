@@ -43,7 +43,7 @@ describe('a mistake on the command line', () => {
     ['xyzzy', 'ladder: unknown command xyzzy; the commands are serve, run, doctor, rungs, merge, compare, report, probe'],
     ['', 'ladder: name a command: serve, run, doctor, rungs, merge, compare, report, probe (ladder --help says what each does)'],
     ['rungs valdate', 'ladder rungs: unknown command valdate; did you mean ladder rungs validate?'],
-    ['rungs', 'ladder rungs: name a command: validate (ladder rungs --help says what each does)'],
+    ['rungs', 'ladder rungs: name a command: validate, calibrate, new (ladder rungs --help says what each does)'],
     ['run --passes abc', 'ladder run: --passes abc: expected a number'],
     ['run --passes=abc', 'ladder run: --passes abc: expected a number'],
     ['run --seed 1e', 'ladder run: --seed 1e: expected a number'],

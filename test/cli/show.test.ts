@@ -116,7 +116,7 @@ describe('ladder show on a real run of review-dead-browser', () => {
 
   beforeAll(async () => {
     out = join(await tempDir('ladder-show-run-'), 'run');
-    const result = await quietRun({ rungs: ['rungs/review-dead-browser.yaml'], model: 'synthetic:mix', passes: 1, seed: 5, timeFactor: 0.01, out });
+    const result = await quietRun({ rungs: ['rungs/review-dead-browser.yaml'], model: 'synthetic:mix?p=1', passes: 1, seed: 5, timeFactor: 0.01, out });
     if (result.code !== 0) throw new Error(`the run failed:\n${result.lines.join('\n')}`);
   }, SLOW);
   afterAll(removeTempDirs);

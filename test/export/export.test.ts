@@ -60,7 +60,7 @@ describe('ladder export --otlp on a real run', () => {
     expect(code).toBe(0);
     expect(err).toEqual([]);
     expect(out).toEqual([expect.stringMatching(new RegExp(`^ladder export: sent 4 passes \\(${spans.length} spans, 1 request\\) to http://127\\.0\\.0\\.1:\\d+/v1/traces$`))]);
-    expect(requests[0]!.resource).toMatchObject({ 'service.name': 'ladder', 'ladder.run.id': 'small', 'ladder.model': 'synthetic:mix' });
+    expect(requests[0]!.resource).toMatchObject({ 'service.name': 'ladder', 'ladder.run.id': 'small', 'ladder.model': SMALL.model });
     const groups = byTrace(spans);
     expect(groups.size).toBe(4);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ARM_OFF, ARM_ON, ArmError, MECHANISMS, formatArm, parseArm } from '../../src/lane/arm.ts';
+import { ARM_OFF, ARM_ON, ArmError, MECHANISMS, formatArm, parseArm, stepValue } from '../../src/lane/arm.ts';
 
 describe('parseArm', () => {
   it('reads on and off as every mechanism on or off', () => {
@@ -44,7 +44,8 @@ describe('parseArm', () => {
 
 describe('parseArm messages', () => {
   const USAGE = 'expected "on", "off" or a list like "breaker=off,repeats=on" over breaker, circuit, repeats, deadline, roster, cap ' +
-    '(values on|off, and breaker=tool); a list may start with "on" or "off" as its base (default on)';
+    '(values on|off, and breaker=tool); a list may start with "on" or "off" as its base (default on), ' +
+    'and may set ceiling or timeLimit to a number or a factor of the rung\'s own (ceiling=24, timeLimit=x0.5)';
   const message = (text: string): string => {
     try {
       parseArm(text);
@@ -61,6 +62,8 @@ describe('parseArm messages', () => {
     expect(message('retries=on')).toBe(`arm "retries=on": unknown mechanism "retries"; ${USAGE}`);
     expect(message('cap=on,cap=off')).toBe(`arm "cap=on,cap=off": cap is set twice; ${USAGE}`);
     expect(message('cap=maybe')).toBe(`arm "cap=maybe": "cap=maybe" needs the value on or off; ${USAGE}`);
+    expect(message('ceiling=0')).toBe(`arm "ceiling=0": "ceiling=0" needs a positive number (whole) or a factor like x2; ${USAGE}`);
+    expect(message('timeLimit=x0')).toBe(`arm "timeLimit=x0": "timeLimit=x0" needs a positive number or a factor like x2; ${USAGE}`);
   });
 
   it('reads a base and items with spaces around them', () => {
@@ -81,5 +84,116 @@ describe('formatArm', () => {
       'breaker=on,circuit=off,repeats=on,deadline=off,roster=on,cap=on',
     ]);
     for (const arm of arms) expect(parseArm(formatArm(arm))).toEqual(arm);
+  });
+});
+
+describe('parseArm, word for word', () => {
+  const messageOf = (text: string): string => {
+    try {
+      parseArm(text);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ArmError);
+      expect((error as Error).name).toBe('ArmError');
+      return (error as Error).message;
+    }
+    throw new Error(`expected ${JSON.stringify(text)} to be refused`);
+  };
+
+  it('names the arm as typed at the start of every problem, then the problem, then the usage', () => {
+    expect(messageOf('nonsense')).toMatch(/^arm "nonsense": unknown mechanism "nonsense"; expected "on", "off" or a list/);
+    expect(messageOf('breaker=off,,roster=on')).toMatch(/^arm "breaker=off,,roster=on": expected "on", "off" or a list/);
+    expect(messageOf('breaker=off, ,roster=on')).toMatch(/^arm "breaker=off, ,roster=on": expected "on", "off" or a list/);
+    expect(messageOf('')).toMatch(/^arm "": expected "on", "off"/);
+    expect(messageOf('circuit')).toMatch(/^arm "circuit": "circuit" needs the value on or off; /);
+    expect(messageOf('ceiling=2,ceiling=3')).toMatch(/^arm "ceiling=2,ceiling=3": ceiling is set twice; /);
+    const usage = messageOf('x');
+    expect(usage).toContain('(values on|off, and breaker=tool); a list may start with "on" or "off" as its base (default on), ');
+    expect(usage).toContain('and may set ceiling or timeLimit to a number or a factor of the rung\'s own (ceiling=24, timeLimit=x0.5)');
+  });
+
+  it('trims every item, a leading base included', () => {
+    expect(parseArm(' off , roster = on ')).toEqual({ ...ARM_OFF, roster: true });
+    expect(parseArm(' on ,ceiling = x2 ')).toEqual({ ...ARM_ON, steps: { ceiling: { factor: 2 } } });
+  });
+
+  it('reads every digit of a number and of a factor, and nothing around them', () => {
+    expect(parseArm('ceiling=x12').steps).toEqual({ ceiling: { factor: 12 } });
+    expect(parseArm('ceiling=120').steps).toEqual({ ceiling: { absolute: 120 } });
+    expect(parseArm('timeLimit=1.25').steps).toEqual({ timeLimit: { absolute: 1.25 } });
+    expect(parseArm('timeLimit=x1.25').steps).toEqual({ timeLimit: { factor: 1.25 } });
+    for (const bad of ['ceiling=ax2', 'timeLimit=a5', 'timeLimit=5a', 'timeLimit=x2a', 'timeLimit=1.5.2']) {
+      expect(messageOf(bad)).toContain('needs a positive number');
+    }
+  });
+});
+
+describe('arms that set step parameters', () => {
+  it('reads an absolute ceiling or time limit, or a factor of the rung\'s own', () => {
+    expect(parseArm('off,ceiling=24')).toEqual({ ...ARM_OFF, steps: { ceiling: { absolute: 24 } } });
+    expect(parseArm('off,ceiling=x2')).toEqual({ ...ARM_OFF, steps: { ceiling: { factor: 2 } } });
+    expect(parseArm('timeLimit=x0.5')).toEqual({ ...ARM_ON, steps: { timeLimit: { factor: 0.5 } } });
+    expect(parseArm('timeLimit=90.5,ceiling=x1.50')).toEqual({ ...ARM_ON, steps: { timeLimit: { absolute: 90.5 }, ceiling: { factor: 1.5 } } });
+    expect(parseArm('breaker=off,ceiling=3')).toEqual({ ...ARM_ON, breaker: false, steps: { ceiling: { absolute: 3 } } });
+  });
+
+  it('sets nothing when no parameter is named', () => {
+    expect(parseArm('on').steps).toEqual({});
+    expect(parseArm('off,breaker=on').steps).toEqual({});
+  });
+
+  it.each([
+    ['ceiling=0', /"ceiling=0" needs a positive number \(whole\) or a factor like x2/],
+    ['ceiling=1.5', /"ceiling=1.5" needs a positive number \(whole\)/],
+    ['ceiling=x0', /"ceiling=x0" needs/],
+    ['ceiling=x', /"ceiling=x" needs/],
+    ['ceiling=2x', /"ceiling=2x" needs/],
+    ['ceiling=x-1', /"ceiling=x-1" needs/],
+    ['ceiling=-3', /"ceiling=-3" needs/],
+    ['ceiling=x1.', /"ceiling=x1." needs/],
+    ['ceiling=.5', /"ceiling=.5" needs/],
+    ['ceiling= 4 2', /"ceiling= 4 2" needs/],
+    ['ceiling', /"ceiling" needs/],
+    ['ceiling=x2=3', /"ceiling=x2=3" needs/],
+    ['timeLimit=0', /"timeLimit=0" needs a positive number or a factor like x2/],
+    ['timeLimit=x0.0', /"timeLimit=x0.0" needs/],
+    ['timeLimit=soon', /"timeLimit=soon" needs/],
+    ['ceiling=2,ceiling=x2', /ceiling is set twice/],
+  ])('rejects %j in one line', (text, problem) => {
+    expect(() => parseArm(text)).toThrow(ArmError);
+    expect(() => parseArm(text)).toThrow(problem);
+    const message = (() => { try { parseArm(text); } catch (e) { return (e as Error).message; } return ''; })();
+    expect(message).toContain('ceiling or timeLimit to a number or a factor');
+    expect(message.split('\n')).toHaveLength(1);
+  });
+
+  it('writes the parameters after the mechanisms, and parseArm reads them back', () => {
+    const texts = ['off,ceiling=x2', 'on,ceiling=24', 'timeLimit=x0.5,ceiling=12', 'breaker=off,timeLimit=120', 'off,ceiling=x1.50'];
+    const arms = texts.map(parseArm);
+    expect(arms.map(formatArm)).toEqual([
+      'off,ceiling=x2',
+      'on,ceiling=24',
+      'on,ceiling=12,timeLimit=x0.5',
+      'breaker=off,circuit=on,repeats=on,deadline=on,roster=on,cap=on,timeLimit=120',
+      'off,ceiling=x1.5',
+    ]);
+    for (const arm of arms) expect(parseArm(formatArm(arm))).toEqual(arm);
+    expect(formatArm(parseArm('on'))).toBe('on');
+  });
+
+  it('gives each step the arm\'s value, a factor of its own, or its own', () => {
+    expect(stepValue(parseArm('ceiling=24'), 'ceiling', 12)).toBe(24);
+    expect(stepValue(parseArm('ceiling=x2'), 'ceiling', 12)).toBe(24);
+    // A ceiling is a count of calls: rounded, and never below one.
+    expect(stepValue(parseArm('ceiling=x1.5'), 'ceiling', 5)).toBe(8);
+    expect(stepValue(parseArm('ceiling=x1.5'), 'ceiling', 3)).toBe(5);
+    expect(stepValue(parseArm('ceiling=x0.1'), 'ceiling', 4)).toBe(1);
+    expect(stepValue(parseArm('ceiling=x0.1'), 'ceiling', 20)).toBe(2);
+    // A time limit is not rounded.
+    expect(stepValue(parseArm('timeLimit=x0.5'), 'timeLimit', 45)).toBe(22.5);
+    expect(stepValue(parseArm('timeLimit=x0.01'), 'timeLimit', 50)).toBe(0.5);
+    expect(stepValue(parseArm('timeLimit=90'), 'timeLimit', 300)).toBe(90);
+    // What the arm does not set stays the rung's.
+    expect(stepValue(parseArm('timeLimit=90'), 'ceiling', 7)).toBe(7);
+    expect(stepValue(parseArm('off'), 'timeLimit', 300)).toBe(300);
   });
 });

@@ -100,6 +100,34 @@ describe('deadline', () => {
   });
 });
 
+describe('the plain timeout (deadline off)', () => {
+  it('ends a call at plainTimeoutMs with the SDK\'s own error and no progress token', async () => {
+    const server = new ScriptedServer([slow('build', 400)]);
+    const { lane } = await laneOver(server, { arm: 'off', plainTimeoutMs: { s: 60 }, callTimeoutMs: 5_000 });
+    const result = await lane.call('s__build', {}, { round: 1 });
+    await lane.close();
+    expect(result.outcome).toBe('timeout');
+    // The SDK's raw text, not the deadline's "may still be running".
+    expect(result.text).toMatch(/Request timed out/);
+    expect(result.text).not.toMatch(/may still be running/);
+    expect(server.received[0]!.progressToken).toBeUndefined();
+  });
+
+  it('applies only to the server it names; the others keep the SDK\'s own', async () => {
+    const { lane } = await laneOver(new ScriptedServer([slow('build', 200)]), { arm: 'off', plainTimeoutMs: { other: 20 } });
+    const result = await lane.call('s__build', {}, { round: 1 });
+    await lane.close();
+    expect(result.outcome).toBe('ok');
+  });
+
+  it('is ignored on an arm with the deadline on, which has its own timeout', async () => {
+    const { lane } = await laneOver(new ScriptedServer([slow('build', 200)]), { arm: 'on', plainTimeoutMs: { s: 20 }, callTimeoutMs: 5_000 });
+    const result = await lane.call('s__build', {}, { round: 1 });
+    await lane.close();
+    expect(result.outcome).toBe('ok');
+  });
+});
+
 describe('repeat short-circuit', () => {
   const lookup = fixed('lookup', 'dialect: sqlite');
   const tail = fixed('tail_log', 'line 1');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelSpecError, parseModelSpec, SYNTHETIC_POLICIES } from '../../src/models/spec.ts';
 
-const FORMS = 'use ollama:<model>, openai:<model>, anthropic:<model> or synthetic:<reference|looper|retrier|impatient|oblivious>';
+const FORMS = 'use ollama:<model>, openai:<model>, anthropic:<model> or synthetic:<reference|looper|retrier|impatient|oblivious>[?p=0..1]';
 
 describe('parseModelSpec', () => {
   it('splits on the first colon only, so Ollama tags stay in the model', () => {
@@ -24,6 +24,12 @@ describe('parseModelSpec', () => {
     }
   });
 
+  it('reads the probability per decision that a synthetic pathology strikes', () => {
+    expect(parseModelSpec('synthetic:retrier?p=0.4')).toStrictEqual({ spec: 'synthetic:retrier?p=0.4', provider: 'synthetic', policy: 'retrier', p: 0.4 });
+    expect(parseModelSpec('synthetic:looper?p=1')).toMatchObject({ policy: 'looper', p: 1 });
+    expect(parseModelSpec('synthetic:looper?p=0')).toMatchObject({ policy: 'looper', p: 0 });
+  });
+
   it.each([
     ['gpt-4o', 'model spec "gpt-4o": no provider'],
     ['ollama:', 'model spec "ollama:": no model after the colon'],
@@ -31,6 +37,11 @@ describe('parseModelSpec', () => {
     ['synthetic:lazy', 'model spec "synthetic:lazy": unknown synthetic policy "lazy"'],
     ['ollama:qwen3 8b', 'model spec "ollama:qwen3 8b": contains whitespace'],
     [':m', 'model spec ":m": unknown provider ""'],
+    ['synthetic:retrier?p=1.5', 'model spec "synthetic:retrier?p=1.5": "?p=1.5" is not a probability; write ?p= and a number from 0 to 1'],
+    ['synthetic:retrier?p=-1', 'model spec "synthetic:retrier?p=-1": "?p=-1" is not a probability; write ?p= and a number from 0 to 1'],
+    ['synthetic:retrier?q=1', 'model spec "synthetic:retrier?q=1": "?q=1" is not a probability; write ?p= and a number from 0 to 1'],
+    ['synthetic:retrier?', 'model spec "synthetic:retrier?": "?" is not a probability; write ?p= and a number from 0 to 1'],
+    ['synthetic:lazy?p=0.5', 'model spec "synthetic:lazy?p=0.5": unknown synthetic policy "lazy"'],
   ])('rejects %j in one line that lists the supported forms', (text, start) => {
     let err: unknown;
     try {

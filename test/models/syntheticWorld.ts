@@ -50,11 +50,12 @@ export interface Run {
 }
 
 /** Runs the rung step by step (or one-shot) with one policy, seed and arm. */
-export async function runRung(policy: SyntheticPolicy, seed: number, arm: string, options: { ceiling?: number; oneShot?: boolean } = {}): Promise<Run> {
+/** `p` defaults to 1 here: each pathology as its incident, at every decision. */
+export async function runRung(policy: SyntheticPolicy, seed: number, arm: string, options: { ceiling?: number; oneShot?: boolean; p?: number; steps?: number } = {}): Promise<Run> {
   let late: ToolServer | undefined;
   const { server, lane, trace } = await world(tools(() => late!), arm);
   late = server;
-  const model = createSyntheticModel(policy, { script: SCRIPT, seed, ...(options.oneShot === true ? { oneShot: true } : {}) });
+  const model = createSyntheticModel(policy, { script: SCRIPT, seed, p: options.p ?? 1, ...(options.oneShot === true ? { oneShot: true } : {}) });
   const ceiling = options.ceiling ?? 8;
   const conversation: ChatMessage[] = [];
   const results: StepResult[] = [];
@@ -63,7 +64,7 @@ export async function runRung(policy: SyntheticPolicy, seed: number, arm: string
       const prompt = SCRIPT.steps.map((_, i) => `Step ${i + 1}.`).join('\n');
       results.push(await runStep({ model, lane, emit: trace.emit }, conversation, { index: 0, prompt, ceiling: ceiling * SCRIPT.steps.length, timeLimitMs: 10_000 }));
     } else {
-      for (const [index] of SCRIPT.steps.entries()) {
+      for (const [index] of SCRIPT.steps.slice(0, options.steps).entries()) {
         results.push(await runStep({ model, lane, emit: trace.emit }, conversation, { index, prompt: `Step ${index + 1}.`, ceiling, timeLimitMs: 10_000 }));
       }
     }

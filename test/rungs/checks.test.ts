@@ -72,8 +72,16 @@ describe('sql checks', () => {
   });
   it('fail when the rung has no database', async () => {
     expect((await one({ sql: { query: 'SELECT 1', rows: [[1]] } }, step({ databasePath: undefined }))).why).toBe(
-      'the rung has no workbench database to query',
+      'the rung has no workbench database to query; name the file with db',
     );
+  });
+  it('read another database file of the workspace when it is named', async () => {
+    // bench.sqlite is in the workspace: named by db, it is read even with no workbench database.
+    const named = await one({ sql: { db: 'bench.sqlite', query: 'SELECT id FROM orders', rows: [[1001]] } }, step({ databasePath: undefined }));
+    expect(named.passed).toBe(true);
+    const missing = await one({ sql: { db: 'other.db', query: 'SELECT 1', rows: [[1]] } });
+    expect(missing.passed).toBe(false);
+    expect(missing.why).toMatch(/^the query failed/);
   });
 });
 
@@ -84,6 +92,13 @@ describe('call checks', () => {
   });
   it('say a tool was never called', async () => {
     expect((await one({ called: 'bench__files_write' }, record)).why).toBe('bench__files_write was never called');
+  });
+  it('count only a call that answered ok as succeeded', async () => {
+    expect((await one({ succeeded: 'bench__files_read' }, record)).passed).toBe(true);
+    expect((await one({ succeeded: 'bench__sql_query' }, record)).why).toBe('bench__sql_query never answered ok (refused)');
+    expect((await one({ succeeded: 'bench__files_write' }, record)).why).toBe('bench__files_write was never called');
+    const mixed = step({ calls: [call('bench__sql_query', 'b', 'timeout'), call('bench__sql_query', 'c', 'failed'), call('bench__sql_query', 'd', 'timeout')] });
+    expect((await one({ succeeded: 'bench__sql_query' }, mixed)).why).toBe('bench__sql_query never answered ok (timeout, failed)');
   });
   it('say how often a forbidden tool was called', async () => {
     expect((await one({ notCalled: 'bench__files_read' }, record)).why).toBe('bench__files_read was called 1 time(s)');

@@ -110,3 +110,56 @@ describe('loadRung', () => {
     await expect(loadRung('/nonexistent/rung.yaml')).rejects.toThrow(/^\/nonexistent\/rung\.yaml: cannot read the rung file \(ENOENT\)/);
   });
 });
+
+describe('a rung\'s declared effect', () => {
+  const withEffect = (effect: string) => GOOD.replace('servers:', `${effect}\nservers:`);
+
+  it('compares off against on unless it names its arms, and makes arms canonical', () => {
+    const rung = parseRung('rungs/x.yaml', withEffect('effect: { better: on, metric: dead_calls, why: the breaker }'));
+    expect(rung.effect).toEqual({ arms: ['off', 'on'], better: 'on', metric: 'dead_calls', why: 'the breaker' });
+    const swept = parseRung('rungs/x.yaml', withEffect("effect: { arms: ['off', 'off, ceiling=x2'], better: same, metric: step_pass_rate, why: a control }"));
+    expect(swept.effect).toMatchObject({ arms: ['off', 'off,ceiling=x2'], better: 'same' });
+    const named = parseRung('rungs/x.yaml', withEffect("effect: { arms: ['off', 'breaker=tool'], better: 'breaker=tool', metric: dead_calls, why: x }"));
+    expect(named.effect!.better).toBe('breaker=tool,circuit=on,repeats=on,deadline=on,roster=on,cap=on');
+  });
+
+  it('is optional', () => {
+    expect(parseRung('rungs/x.yaml', GOOD).effect).toBeUndefined();
+  });
+
+  it.each([
+    ['effect: { better: maybe, metric: dead_calls, why: x }', /effect\.better: expected one of the arms \(off, on\) or same/],
+    ['effect: { better: on, metric: speed, why: x }', /effect\.metric: expected one of step_pass_rate, clean_run_rate/],
+    ['effect: { better: on, metric: dead_calls }', /effect\.why/],
+    ["effect: { arms: ['off', 'bogus=on'], better: same, metric: dead_calls, why: x }", /effect\.arms\[1\]: arm "bogus=on": unknown mechanism/],
+    ["effect: { arms: ['on', 'on'], better: same, metric: dead_calls, why: x }", /effect\.arms: expected two different arms/],
+  ])('refuses %j with the field named', (effect, problem) => {
+    const problems = problemsOf(withEffect(effect));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(problem);
+  });
+});
+
+describe('servers the pass starts, and the checks that read them', () => {
+  it('reads a url with {port} and a start block', () => {
+    const rung = parseRung('rungs/x.yaml', GOOD.replace('  bench:\n    workbench: {}', [
+      '  remote:',
+      '    url: http://127.0.0.1:{port}/mcp',
+      '    start: { package: some-server, env: { PORT: "{port}" } }',
+    ].join('\n')));
+    expect(rung.servers['remote']).toEqual({ url: 'http://127.0.0.1:{port}/mcp', headers: {}, start: { package: 'some-server', args: [], env: { PORT: '{port}' } } });
+  });
+
+  it('refuses a url that is not http(s)', () => {
+    expect(problemsOf(GOOD.replace('  bench:\n    workbench: {}', '  remote:\n    url: ftp://x/{port}'))[0]).toMatch(/servers\.remote/);
+  });
+
+  it('takes succeeded and a sql check with its own database file', () => {
+    const rung = parseRung('rungs/x.yaml', GOOD.replace('      - answer: { mentions: [hi] }', [
+      '      - answer: { mentions: [hi] }',
+      '      - succeeded: bench__sql_query',
+      "      - sql: { db: shop.db, query: 'SELECT 1', rows: [[1]] }",
+    ].join('\n')));
+    expect(rung.steps[0]!.checks.slice(1)).toEqual([{ succeeded: 'bench__sql_query' }, { sql: { db: 'shop.db', query: 'SELECT 1', rows: [[1]] } }]);
+  });
+});

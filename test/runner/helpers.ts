@@ -13,7 +13,8 @@ import { listTraces } from '../../src/runner/store.ts';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const FIXTURES = ['test/runner/fixtures/tiny-catalog.yaml', 'test/runner/fixtures/tiny-files.yaml'];
 /** The small run every comparison is made against: 2 rungs x 2 arms x 2 passes. */
-export const SMALL: RunArgs = { rungs: FIXTURES, model: 'synthetic:mix', passes: 2, seed: 5, timeFactor: 0.01 };
+/** Each pathology at every decision (p = 1), so the fixtures' verdicts are the incident's. */
+export const SMALL: RunArgs = { rungs: FIXTURES, model: 'synthetic:mix?p=1', passes: 2, seed: 5, timeFactor: 0.01 };
 
 const made: string[] = [];
 

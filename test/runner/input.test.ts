@@ -34,6 +34,10 @@ beforeAll(async () => {
   await writeFile(join(cwd, 'bad.yaml'), GOOD.replace('name: good', 'name: Bad Name').replace('ceiling: 3', 'ceiling: 0'));
   await writeFile(join(cwd, 'nocmd.yaml'), GOOD.replace('name: good', 'name: nocmd').replace('    workbench: {}', '    command: ladder-no-such-server\n    args: [x]'));
   await writeFile(join(cwd, 'nopkg.yaml'), GOOD.replace('name: good', 'name: nopkg').replace('    workbench: {}', "    package: '@example/not-installed'"));
+  await writeFile(join(cwd, 'nostart.yaml'), GOOD.replace('name: good', 'name: nostart').replace('    workbench: {}',
+    "    url: http://127.0.0.1:{port}/mcp\n    start: { package: '@example/not-installed' }"));
+  await writeFile(join(cwd, 'nostartcmd.yaml'), GOOD.replace('name: good', 'name: nostartcmd').replace('    workbench: {}',
+    '    url: http://127.0.0.1:{port}/mcp\n    start: { command: ladder-no-such-server }'));
   await writeFile(join(cwd, 'badfault.yaml'), GOOD.replace('name: good', 'name: badfault').replace('    workbench: {}', '    workbench:\n      faults: { failFirst: { no_such_tool: 2 } }'));
 });
 
@@ -59,6 +63,13 @@ describe('bad input', () => {
     expect(await linesOf({ rungs: ['nocmd.yaml', 'nopkg.yaml'], model: 'synthetic:mix' })).toEqual([
       'nocmd.yaml:6 servers.wb.command: command "ladder-no-such-server" not found on PATH; install it or fix the rung',
       expect.stringMatching(/^nopkg\.yaml:6 servers\.wb\.package: package @example\/not-installed is not installed under /),
+    ]);
+  });
+
+  it('names a server to start for each pass whose package or command is not installed', async () => {
+    expect(await linesOf({ rungs: ['nostart.yaml', 'nostartcmd.yaml'], model: 'synthetic:mix' })).toEqual([
+      expect.stringMatching(/^nostart\.yaml:7 servers\.wb\.start: package @example\/not-installed is not installed under /),
+      'nostartcmd.yaml:7 servers.wb.start: command "ladder-no-such-server" not found on PATH; install it or fix the rung',
     ]);
   });
 

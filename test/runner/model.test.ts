@@ -52,7 +52,14 @@ describe('chooseModel', () => {
 describe('resolveSpec', () => {
   it('lists the supported specs, synthetic:mix included, for an unknown one', () => {
     expect(() => resolveSpec('gpt4', 'x')).toThrow(ModelSpecError);
-    expect(() => resolveSpec('bogus:model', 'x')).toThrow(/use ollama:<model>, openai:<model>, anthropic:<model> or synthetic:<reference\|looper\|retrier\|impatient\|oblivious>, or synthetic:mix/);
+    expect(() => resolveSpec('bogus:model', 'x')).toThrow(/use ollama:<model>, openai:<model>, anthropic:<model> or synthetic:<reference\|looper\|retrier\|impatient\|oblivious>\[\?p=0\.\.1\], or synthetic:mix/);
+  });
+
+  it('reads a probability on a synthetic spec, synthetic:mix included', () => {
+    expect(resolveSpec('synthetic:retrier?p=0.4', 'x')).toMatchObject({ synthetic: true, policy: 'retrier', p: 0.4 });
+    expect(resolveSpec('synthetic:mix?p=1', 'x')).toMatchObject({ synthetic: true, policy: 'mix', p: 1 });
+    expect(resolveSpec('synthetic:mix', 'x')).not.toHaveProperty('p');
+    expect(() => resolveSpec('synthetic:mix?p=2', 'x')).toThrow(/"\?p=2" is not a probability/);
   });
 });
 

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRung } from '../../src/rungs/load.ts';
 import { agentFactory } from '../../src/runner/agents.ts';
-import { runPass } from '../../src/runner/pass.ts';
+import { runPass, stepSpecs } from '../../src/runner/pass.ts';
+import { parseArm } from '../../src/lane/arm.ts';
 import { passFileState, readTraceAll } from '../../src/trace/index.ts';
 import { FakeModel } from '../agent/world.ts';
 import type { Reply } from '../agent/world.ts';
@@ -179,4 +180,53 @@ describe('runPass judging a step', () => {
     expect(outcome).toMatchObject({ interrupted: true, passed: false });
     expect(events.map((e) => e.type)).not.toContain('pass.end');
   }, 60_000);
+});
+
+describe('a remote server the pass starts ({url, start})', () => {
+  const ladderBin = join(import.meta.dirname, '../../bin/ladder.js');
+  const started = (command: string) => rung([
+    '  wb:',
+    '    url: http://127.0.0.1:{port}/mcp',
+    `    start: { command: ${JSON.stringify(command)}, args: [${JSON.stringify(ladderBin)}, serve, --transport, http, --port, '{port}', --workspace, '{workspace}'] }`,
+  ].join('\n'));
+
+  it('is started on a free port for the pass, reached over Streamable HTTP, and stopped after', async () => {
+    const tempRoot = await tempDir('ladder-pass-');
+    const seen: string[] = [];
+    const outcome = await runPass({
+      rung: started('node'), id, tracePath: join(tempRoot, 'trace.jsonl'), agent, timeFactor: 0.01, mode: 'steps', tempRoot,
+      onTools: () => seen.push(...readdirSync(tempRoot).filter((name) => name.startsWith('pass-'))),
+    });
+    expect(outcome).toMatchObject({ passed: true, interrupted: false });
+    expect(processesMentioning(join(tempRoot, seen[0]!))).toEqual([]);
+    const { events } = await readTraceAll(join(tempRoot, 'trace.jsonl'));
+    expect(events.find((e) => e.type === 'tool.call')).toMatchObject({ 'gen_ai.tool.name': 'wb__files_read', outcome: 'ok' });
+  }, 60_000);
+
+  it('ends the pass as a harness error, in one line, when the server exits before it listens', async () => {
+    const tempRoot = await tempDir('ladder-pass-');
+    const outcome = await runPass({
+      rung: rung([
+        '  wb:',
+        '    url: http://127.0.0.1:{port}/mcp',
+        `    start: { command: node, args: ['-e', 'console.error("no config here"); process.exit(3)'] }`,
+      ].join('\n')),
+      id, tracePath: join(tempRoot, 'trace.jsonl'), agent, timeFactor: 0.01, mode: 'steps', tempRoot,
+    });
+    expect(outcome.passed).toBe(false);
+    expect(outcome.error).toMatch(/^server "wb" did not start \(.*node -e .*\): exited \(code 3\); stderr ends: no config here$/);
+  }, 60_000);
+});
+
+describe('stepSpecs with an arm that sets step parameters', () => {
+  const r = rung('  wb:\n    workbench: {}');
+
+  it('gives each step the arm\'s ceiling and time limit, scaled by the time factor as the rung\'s own would be', () => {
+    const [own] = stepSpecs(r, 1, 'steps');
+    expect(own).toMatchObject({ ceiling: 3, timeLimitMs: 300_000 });
+    const [swept] = stepSpecs(r, 1, 'steps', parseArm('off,ceiling=x2,timeLimit=x0.5'));
+    expect(swept).toMatchObject({ ceiling: 6, timeLimitMs: 150_000 });
+    const [absolute] = stepSpecs(r, 0.5, 'steps', parseArm('ceiling=1,timeLimit=100'));
+    expect(absolute).toMatchObject({ ceiling: 1, timeLimitMs: 50_000 });
+  });
 });

@@ -28,7 +28,7 @@ let lines: string[];
 
 /** `ladder run` as a child process, with the small run's options, one pass at a time. */
 function spawnRun(out: string, passes = 2): ChildProcess & { output: () => string } {
-  const args = ['bin/ladder.js', 'run', ...FIXTURES, '--model', 'synthetic:mix', '--passes', String(passes), '--seed', '5',
+  const args = ['bin/ladder.js', 'run', ...FIXTURES, '--model', 'synthetic:mix?p=1', '--passes', String(passes), '--seed', '5',
     '--time-factor', '0.01', '--concurrency', '1', '--out', out];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
@@ -79,7 +79,7 @@ describe('a small run', () => {
     expect(existsSync(join(out, 'traces', 'tiny-catalog', 'on', '0.jsonl'))).toBe(true);
     const manifest = await manifestOf(out);
     expect(manifest).toMatchObject({
-      format: 1, runId: 'whole', model: { spec: 'synthetic:mix', synthetic: true }, arms: ['on', 'off'], passes: 2, seed: 5,
+      format: 1, runId: 'whole', model: { spec: 'synthetic:mix?p=1', synthetic: true }, arms: ['on', 'off'], passes: 2, seed: 5,
       timeFactor: 0.01, status: 'complete', options: { mode: 'steps', shard: null, concurrency: 1 },
     });
     expect((manifest['rungs'] as { file: string; sha256: string }[]).map((r) => r.file)).toEqual(FIXTURES);
@@ -111,7 +111,7 @@ describe('a small run', () => {
   });
 
   it('says which model it chose and why, then the comparison of the arms, the folder and the report command', () => {
-    expect(lines[0]).toBe('model: synthetic:mix (--model was given)');
+    expect(lines[0]).toBe('model: synthetic:mix?p=1 (--model was given)');
     expect(lines[1]).toBe(`run ${out}: 2 rungs x 2 arms (on, off) x 2 passes, 1 at a time`);
     expect(lines.some((l) => l.startsWith('[8/8] '))).toBe(true);
     expect(lines.join('\n')).toContain('on against off');

@@ -1,7 +1,15 @@
 // The time factor scales a rung's clock, never below the floors a loaded machine needs. Values
 // by hand: the lane's defaults are 60 s per call (twice the 30 s wait cap) and 120 s in total.
 import { describe, expect, it } from 'vitest';
-import { callTimeouts, MIN_CALL_TIMEOUT_MS, MIN_STEP_TIME_LIMIT_MS, stepTimeLimitMs } from '../../src/runner/timing.ts';
+import {
+  callTimeouts, MIN_CALL_TIMEOUT_MS, MIN_STEP_TIME_LIMIT_MS, MIN_WORKBENCH_PLAIN_TIMEOUT_MS, plainTimeouts, SDK_REQUEST_TIMEOUT_MS, stepTimeLimitMs,
+} from '../../src/runner/timing.ts';
+import type { ServerSpec } from '../../src/rungs/schema.ts';
+
+const servers: Record<string, ServerSpec> = {
+  wb: { workbench: { faults: {}, options: {} } },
+  fs: { package: '@modelcontextprotocol/server-filesystem', args: [], env: {} },
+};
 
 describe('stepTimeLimitMs', () => {
   it('scales the rung time limit by the time factor', () => {
@@ -41,5 +49,26 @@ describe('callTimeouts', () => {
 
   it('rounds to a whole millisecond', () => {
     expect(callTimeouts(0.123456)).toEqual({ callTimeoutMs: 7_407, maxTotalTimeoutMs: 14_815 });
+  });
+});
+
+describe('plainTimeouts', () => {
+  it('is the SDK\'s 60 s at real time, for every server', () => {
+    expect(plainTimeouts(servers, 1)).toEqual({ wb: SDK_REQUEST_TIMEOUT_MS, fs: SDK_REQUEST_TIMEOUT_MS });
+  });
+
+  it('scales with the time factor: 6 s at 0.1', () => {
+    expect(plainTimeouts(servers, 0.1)).toEqual({ wb: 6_000, fs: 6_000 });
+  });
+
+  it('keeps the workbench above half a second and a server on real time above 5 s', () => {
+    expect(plainTimeouts(servers, 0.01)).toEqual({ wb: 600, fs: MIN_CALL_TIMEOUT_MS });
+    expect(plainTimeouts(servers, 0.001)).toEqual({ wb: MIN_WORKBENCH_PLAIN_TIMEOUT_MS, fs: MIN_CALL_TIMEOUT_MS });
+    expect(MIN_WORKBENCH_PLAIN_TIMEOUT_MS).toBe(500);
+  });
+
+  it('stays below the test job\'s end at 0.01, as at real time', () => {
+    // jobs-past-the-cap: the uncapped wait ends with the 150 s test job; the reply must be lost first.
+    expect(plainTimeouts(servers, 0.01).wb!).toBeLessThan(150_000 * 0.01);
   });
 });

@@ -22,6 +22,16 @@ describe('release_publish, the tool revealed by a trigger', () => {
     expect(await names(wb)).toContain('release_publish');
   });
 
+  it('appears without a word when announce is off: listed, but no tools/list_changed', async () => {
+    await using wb = await connected({ reveal: { afterJob: null, announce: false } });
+    await wb.call('files_write', { path: 'release/READY', content: '' });
+    await settle();
+    expect(await names(wb)).toContain('release_publish');
+    expect(wb.listChanged()).toBe(0);
+    const published = await wb.call('release_publish', { version: '1.0.0', notes: 'quiet' });
+    expect(published.isError).not.toBe(true);
+  });
+
   it('appears when its trigger file is written', async () => {
     await using wb = await connected();
     await wb.call('files_write', { path: 'release/READY', content: '' });

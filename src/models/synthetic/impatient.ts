@@ -1,6 +1,7 @@
 // synthetic:impatient (docs/incidents.md, "A long wait whose reply was lost"): asks a long wait
-// for far more time than one reply can survive. Every call with a `timeoutMs` argument asks for
-// 100 s, past the SDK's 60 s default request timeout; a capped wait answers within its cap
+// for far more time than one reply can survive. A call with a `timeoutMs` argument asks for at
+// least 100 s, past the SDK's 60 s default request timeout, when the pathology strikes (p per
+// wait call, default 0.5), else what the reference asks; a capped wait answers within its cap
 // anyway and says how much is left, which it then follows as the reference does.
 import { CLEAN } from './follow.ts';
 import type { Policy } from './follow.ts';
@@ -11,5 +12,10 @@ export const IMPATIENT_TIMEOUT_MS = 100_000;
 export const impatient: Policy = {
   name: 'impatient',
   ...CLEAN,
-  args: (call) => ('timeoutMs' in call.args ? { ...call.args, timeoutMs: IMPATIENT_TIMEOUT_MS } : { ...call.args }),
+  p: 0.5,
+  args: (call, strikes) => {
+    const asked = call.args['timeoutMs'];
+    if (!strikes || asked === undefined) return { ...call.args };
+    return { ...call.args, timeoutMs: typeof asked === 'number' ? Math.max(asked, IMPATIENT_TIMEOUT_MS) : IMPATIENT_TIMEOUT_MS };
+  },
 };

@@ -5,6 +5,7 @@
 import type { Clock } from '../../reliability/clock.ts';
 import type { SyntheticPolicy } from '../spec.ts';
 import type { ChatMessage, ModelAdapter, ModelRequest, ModelResponse, SamplingOptions, ToolCall } from '../types.ts';
+import { draw, strikes } from './chance.ts';
 import { follow } from './follow.ts';
 import type { Answer, Policy } from './follow.ts';
 import type { SyntheticScript } from './script.ts';
@@ -14,13 +15,6 @@ const BYTES_PER_TOKEN = 4;
 /** Width of the seeded offset on token counts: visible in a trace, small beside real counts. */
 const TOKEN_JITTER = 64;
 
-/** One 32-bit draw from (seed, step, round): splitmix-style mixing, no state to carry. */
-function draw(seed: number, step: number, round: number, salt: number): number {
-  let h = (seed ^ Math.imul(step + 1, 0x9e3779b1) ^ Math.imul(round + 1, 0x85ebca6b) ^ Math.imul(salt, 0xc2b2ae35)) >>> 0;
-  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
-  h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
-  return (h ^ (h >>> 16)) >>> 0;
-}
 
 /** The answers to the tool calls made since the step's prompt, in the order they were asked. */
 function answersSincePrompt(messages: readonly ChatMessage[]): { answers: Answer[]; rounds: number } {
@@ -52,9 +46,12 @@ export class SyntheticModel implements ModelAdapter {
   readonly #seed: number;
   readonly #now: Clock;
   readonly #workspace: string | undefined;
+  /** The probability per decision that the policy's pathology strikes. */
+  readonly p: number;
 
-  constructor(policy: Policy, script: SyntheticScript, seed: number, now: Clock = () => performance.now(), workspace?: string) {
+  constructor(policy: Policy, script: SyntheticScript, seed: number, now: Clock = () => performance.now(), workspace?: string, p = policy.p) {
     this.spec = `synthetic:${policy.name}`;
+    this.p = p;
     this.model = policy.name;
     this.#policy = policy;
     this.#script = script;
@@ -86,7 +83,8 @@ export class SyntheticModel implements ModelAdapter {
       throw new Error(`${this.spec}: request has ${stepIndex + 1} user messages, the script has ${this.#script.steps.length} steps`);
     }
     const { answers, rounds } = answersSincePrompt(request.messages);
-    const steps = follow(this.#policy, step, new Set(request.tools.map((t) => t.name)));
+    const steps = follow(this.#policy, step, new Set(request.tools.map((t) => t.name)),
+      (call) => strikes(this.#seed, stepIndex, call, this.p));
     let next = steps.next();
     for (const answer of answers) {
       if (next.done === true) break;

@@ -4,6 +4,8 @@
 export interface ScriptCall {
   readonly tool: string;
   readonly args: Readonly<Record<string, unknown>>;
+  /** The rung declares the tool deterministic: a lookup the looper can loop on. */
+  readonly deterministic?: boolean;
 }
 
 export interface ScriptStep {
