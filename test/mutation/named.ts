@@ -518,7 +518,7 @@ const NUMBERS: NamedMutation[] = [
   },
   {
     name: 'bootstrap unseeded', file: 'src/report/bootstrap.ts',
-    edits: [{ search: 'const random = seededRandom(seed);', replace: 'const random = Math.random;' }],
+    edits: [{ search: 'const random = seededRandom(seed);\n  const estimates = new Float64Array(resamples);', replace: 'const random = Math.random;\n  const estimates = new Float64Array(resamples);' }],
     breaks: 'the same run prints a different interval each time', why: 'a report no one can reproduce', tests: REPORT_TESTS,
   },
   {
