@@ -63,7 +63,7 @@ beforeAll(async () => {
   out = join(await tempDir('ladder-rescore-'), 'run');
   edits = await tempDir('ladder-rescore-rungs-');
   const result = await quietRun(
-    { rungs: [CATALOG, LEDGER], model: 'synthetic:mix', passes: 2, seed: 5, timeFactor: 0.01, concurrency: 2, out, keepWorkspaces: true },
+    { rungs: [CATALOG, LEDGER], model: 'synthetic:mix?p=1', passes: 2, seed: 5, timeFactor: 0.01, concurrency: 2, out, keepWorkspaces: true },
     { tempBase: await tempDir('ladder-rescore-passes-') },
   );
   expect(result.code).toBe(0);
