@@ -80,8 +80,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
   const end = (outcome: PassOutcome): PassOutcome => {
     if (!outcome.interrupted) {
       emit({
-        type: 'pass.end', passed: outcome.passed, steps: outcome.steps.length, ms: Math.round(performance.now() - started),
-        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+        type: 'pass.end', passed: outcome.passed, steps: outcome.steps.length, ms: Math.round(performance.now() - started), error: outcome.error,
       });
     }
     return outcome;
@@ -112,7 +111,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
   if (lane.startErrors.length > 0) {
     return end({ passed: false, interrupted: false, steps: [], error: lane.startErrors.map((e) => e.message).join('; ') });
   }
-  const toolLane: ToolLane = input.onTools === undefined && input.onCall === undefined ? lane : {
+  const toolLane: ToolLane = {
     openTurn: async () => {
       const turn = await lane.openTurn();
       input.onTools?.(turn.tools.map((t) => t.name));
@@ -137,9 +136,10 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
       failedChecks: checks.filter((c) => !c.passed).map((c) => ({ check: c.check, why: c.why ?? '' })),
       rounds: result.rounds, calls: result.calls.length, ms: Math.round(result.ms),
       ...(result.answeredAt === undefined ? {} : { answeredAt: Math.round(result.answeredAt * 1000) / 1000 }),
-      ...(result.error === undefined ? {} : { error: result.error }),
+      error: result.error,
     });
-    const error = result.reason === 'errored' && result.error !== undefined ? { error: { line: result.error, cause: result.cause ?? result.error } } : {};
+    // Only an errored step has an error line (runStep's contract).
+    const error = result.error === undefined ? {} : { error: { line: result.error, cause: result.cause ?? result.error } };
     return { step: index, passed, reason: result.reason, checks, ...error };
   };
   const context = {
@@ -153,7 +153,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
   for (const spec of specs) {
     emitStart(emit, spec);
     const result = await runStep(context, conversation, spec);
-    if (result.reason === 'errored' && result.error === 'interrupted') return end({ passed: false, interrupted: true, steps });
+    if (result.error === 'interrupted') return end({ passed: false, interrupted: true, steps });
     // One-shot: one run of the agent, judged against every step's checks. Each later step gets
     // its step.start just before its step.end, so every step.end in a trace has its start.
     const judged = input.mode === 'oneshot' ? rung.steps.map((_, i) => i) : [spec.index];
