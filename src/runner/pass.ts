@@ -101,7 +101,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
       ...callTimeouts(input.timeFactor),
       plainTimeoutMs: plainTimeouts(rung.servers, input.timeFactor),
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
-      ...(input.signal === undefined ? {} : { signal: input.signal }),
+      signal: input.signal,
     });
   } catch (error) {
     if (!(error instanceof LaneConfigError)) throw error;
@@ -133,7 +133,8 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
     const passed = stepPassed(result, checks);
     emit({
       type: 'step.end', step: index, passed, reason: result.reason,
-      failedChecks: checks.filter((c) => !c.passed).map((c) => ({ check: c.check, why: c.why ?? '' })),
+      // A check says why exactly when it failed.
+      failedChecks: checks.flatMap((c) => (c.why === undefined ? [] : [{ check: c.check, why: c.why }])),
       rounds: result.rounds, calls: result.calls.length, ms: Math.round(result.ms),
       ...(result.answeredAt === undefined ? {} : { answeredAt: Math.round(result.answeredAt * 1000) / 1000 }),
       error: result.error,
@@ -145,7 +146,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
   const context = {
     model: agent.model, lane: toolLane, emit, scrubber, signal: input.signal, adaptationsSeen: new Set<string>(),
     clock: () => performance.now() - started,
-    ...(agent.sampling === undefined ? {} : { sampling: agent.sampling }),
+    sampling: agent.sampling,
   };
   const specs = stepSpecs(rung, input.timeFactor, input.mode, arm);
   const conversation: ChatMessage[] = [];
@@ -184,11 +185,10 @@ function emitStart(emit: Emit, spec: StepSpec): void {
  */
 export function stepSpecs(rung: Rung, timeFactor: number, mode: 'steps' | 'oneshot', arm: Arm = ARM_ON): StepSpec[] {
   const specs = rung.steps.map((step, index): StepSpec => {
-    const answerCheck = answerCheckOf(step.checks);
     return {
       index, prompt: step.prompt, ceiling: stepValue(arm, 'ceiling', step.ceiling),
       timeLimitMs: stepTimeLimitMs(stepValue(arm, 'timeLimit', step.timeLimitS), timeFactor),
-      ...(answerCheck === undefined ? {} : { answerCheck }),
+      answerCheck: answerCheckOf(step.checks),
     };
   });
   if (mode === 'steps') return specs;

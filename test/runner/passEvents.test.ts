@@ -209,6 +209,19 @@ describe('a pass\'s verdict', () => {
   });
 });
 
+describe('an interrupted step', () => {
+  it('ends the pass as interrupted, without pass.end, judging nothing', async () => {
+    const stop = new AbortController();
+    const { outcome, events } = await pass(rungOf(STEP('read it', 3, '[{ called: notes__read }]') + STEP('say it', 2, '[{ called: notes__read }]')), (n) => {
+      if (n === 2) stop.abort();
+      return n === 1 ? { text: 'first', calls: [read] } : { text: 'done' };
+    }, { signal: stop.signal });
+    expect(outcome).toEqual({ passed: false, interrupted: true, steps: [] });
+    expect(events.map((e) => e.type)).not.toContain('pass.end');
+    expect(events.map((e) => e.type)).not.toContain('step.end');
+  });
+});
+
 describe('what a pass hands its caller and its agent', () => {
   it('shows every turn\'s tool names and every call\'s result as the model got it', async () => {
     const rung = rungOf(STEP('read it', 3, '[{ called: notes__read }]') + STEP('list them', 3, '[{ called: notes__list }]'));
@@ -249,8 +262,17 @@ describe('what a pass hands its caller and its agent', () => {
     });
     expect(seen).toEqual([{ oneShot: true, workspace: expect.stringMatching(/workspace$/), seed: 41, rung: 'r' }]);
     expect(model.requests.map((r) => r.options)).toEqual([{ temperature: 0.25, seed: 41 }]);
-    const plain = await pass(rung, () => ({ text: 'alpha' }));
-    expect(plain.model.requests[0]).not.toHaveProperty('options');
+    // Step by step, the agent is not told it has one shot; with no sampling, requests carry none.
+    await runPass({
+      rung, id, tracePath: join(tempRoot, 'steps.jsonl'), timeFactor: 1, mode: 'steps', tempRoot,
+      agent: (input) => {
+        seen.push({ oneShot: input.oneShot, workspace: input.workspace, seed: input.id.seed, rung: input.rung.name });
+        return { model };
+      },
+    });
+    expect(seen[1]!.oneShot).toBe(false);
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]).not.toHaveProperty('options');
   });
 });
 
@@ -299,6 +321,22 @@ ${STEP('say it', 2, '[{ answer: { mentions: [alpha] } }]')}`);
       error: `server "one" did not answer (http://127.0.0.1:${port}/one): fetch failed (ECONNREFUSED); `
         + `server "two" did not answer (http://127.0.0.1:${port}/two): fetch failed (ECONNREFUSED)`,
     });
+    expect(events.map((e) => e.type)).toEqual(['pass.start', 'pass.end']);
+    expect(events[1]).toMatchObject({ passed: false, steps: 0, error: outcome.error });
+  });
+
+  it('names every server it starts itself that exited before it listened, in one line, and ends with pass.end', async () => {
+    const exits = (code: number) => `{ url: "http://127.0.0.1:{port}/mcp", start: { command: ${JSON.stringify(process.execPath)}, args: ["-e", "process.exit(${code})"] } }`;
+    const rung = parseRung('r.yaml', `name: r
+description: d
+servers:
+  one: ${exits(3)}
+  two: ${exits(4)}
+steps:
+${STEP('say it', 2, '[{ answer: { mentions: [alpha] } }]')}`);
+    const { outcome, events } = await pass(rung, () => ({ text: 'alpha' }));
+    expect(outcome).toMatchObject({ passed: false, interrupted: false, steps: [] });
+    expect(outcome.error).toMatch(/^server "one" did not start \(.*\): exited \(code 3\); server "two" did not start \(.*\): exited \(code 4\)$/);
     expect(events.map((e) => e.type)).toEqual(['pass.start', 'pass.end']);
     expect(events[1]).toMatchObject({ passed: false, steps: 0, error: outcome.error });
   });

@@ -40,7 +40,7 @@ describe('stepSpecs step by step', () => {
     const [first, second, third] = stepSpecs(rung, 1, 'steps');
     expect(first!.answerCheck!('alpha here')).toBe(true);
     expect(first!.answerCheck!('nothing here')).toBe(false);
-    expect(second).not.toHaveProperty('answerCheck');
+    expect(second!.answerCheck).toBeUndefined();
     expect(third!.answerCheck!('the beta')).toBe(true);
     expect(third!.answerCheck!('a beta')).toBe(false);
   });
@@ -82,7 +82,7 @@ steps:
   - { prompt: a, ceiling: 1, checks: [{ called: wb__x }], reference: { answer: a } }
   - { prompt: b, ceiling: 1, checks: [{ called: wb__y }], reference: { answer: b } }
 `);
-    expect(stepSpecs(calls, 1, 'oneshot')[0]).not.toHaveProperty('answerCheck');
+    expect(stepSpecs(calls, 1, 'oneshot')[0]!.answerCheck).toBeUndefined();
     expect(stepSpecs(calls, 1, 'oneshot')[0]!.prompt).toBe('Task 1: a\n\nTask 2: b');
   });
 });
