@@ -69,7 +69,8 @@ describe('one pass, counted per step-run and per tool', () => {
   // deterministic srv__look failed, then sent again (dead: it failed in this turn), then its 3rd
   // identical call short-circuited (a repeat, not sent); the same call, not declared
   // deterministic, timed out (a 4th: a repeat sent, and dead); other__get was refused.
-  // Step 1, turn 2: the call once more, ok: a repeat sent, not dead in a new turn.
+  // Step 1, turn 2: the call twice more, ok: repeats sent, not dead (a new turn; an ok call
+  // makes no later one dead).
   const trace = lines(
     passStart(0, { rung: 'dead-browser', arm: 'on,breaker=on', pass: 2, seed: 9 }),
     stepStart(0, 1),
@@ -88,7 +89,8 @@ describe('one pass, counted per step-run and per tool', () => {
     toolsList(23, 2, 2),
     request(1, 24, 3),
     call(25, 2, 'srv__look', 'a', 'ok', 7, true),
-    response(1, 26, 50, null, 30),
+    call(26, 2, 'srv__look', 'a', 'ok', 8, true),
+    response(1, 27, 50, null, 30),
     stepEnd(1, 40, 18, { passed: false, reason: 'ceiling', failedChecks: [{ check: 'answer', why: 'none' }, { check: 'file', why: 'absent' }] }),
     passEnd(41, { passed: false, steps: 2 }),
   );
@@ -106,24 +108,24 @@ describe('one pass, counted per step-run and per tool', () => {
     ],
   };
   const step1: StepRun = {
-    step: 1, startT: 22, calls: 1, sent: 1, outcomes: outcomes({ ok: 1 }), repeats: 1, repeatsSent: 1, deadCalls: 0, requests: 1,
+    step: 1, startT: 22, calls: 2, sent: 2, outcomes: outcomes({ ok: 2 }), repeats: 2, repeatsSent: 2, deadCalls: 0, requests: 1,
     zeroToolRounds: 0, responses: 1, tokensIn: 50, tokensOut: 0, tokensInMissing: 0, tokensOutMissing: 1, cacheRead: 0, cacheWrite: 0,
     roundMs: [30], passed: false, reason: 'ceiling', failedChecks: 2, ms: 18, endT: 40, answeredAt: undefined,
-    tools: [tool('srv__look', { deterministic: true, calls: 1, sent: 1, repeats: 1, repeatsSent: 1, outcomes: outcomes({ ok: 1 }), ms: [7] })],
+    tools: [tool('srv__look', { deterministic: true, calls: 2, sent: 2, repeats: 2, repeatsSent: 2, outcomes: outcomes({ ok: 2 }), ms: [7, 8] })],
   };
 
   it('gives each step-run its calls, repeats, dead calls, rounds and tokens, and each tool its own', async () => {
     const { passes } = await read(trace);
     expect(passes).toEqual([{
       rung: 'dead-browser', arm: 'on', pass: 2, seed: 9, file: 'traces/p.jsonl', passed: false, error: undefined,
-      steps: [step0, step1], events: 20, content: 'full',
+      steps: [step0, step1], events: 21, content: 'full',
     }]);
   });
 
   it('tallies the file as one complete pass, with nothing wrong', async () => {
     const { tally } = await read(trace);
     expect(tally).toEqual({
-      ...emptyTraceTally(), files: 1, events: 20, fileStates: { complete: 1, incomplete: 0, empty: 0, damaged: 0 },
+      ...emptyTraceTally(), files: 1, events: 21, fileStates: { complete: 1, incomplete: 0, empty: 0, damaged: 0 },
       content: { full: 1, redacted: 0, none: 0 },
     });
   });
@@ -133,6 +135,15 @@ describe('what a pass records', () => {
   it('counts no zero-tool round while no server is configured', async () => {
     const { passes } = await read(lines(passStart(0), stepStart(0, 1), toolsList(2, 1, 0), request(0, 3, 0), stepEnd(0, 4, 3), passEnd(5)));
     expect(passes[0]!.steps[0]!).toMatchObject({ requests: 1, zeroToolRounds: 0 });
+  });
+
+  it('goes on past a call and a round of a step that never started, counting that step as unfinished', async () => {
+    // Turn 2 is step 1's, which the trace never opened: its call and request are in no step-run.
+    const { passes, tally } = await read(lines(
+      passStart(0), stepStart(0, 1), call(2, 2, 'srv__x', 'k', 'ok', 5), request(1, 3, 3), response(1, 4, 1, 1, 1), stepEnd(0, 5, 4), passEnd(6),
+    ));
+    expect(passes[0]!.steps.map((s) => [s.step, s.calls, s.requests, s.responses])).toEqual([[0, 0, 0, 0]]);
+    expect(tally.unfinishedSteps).toBe(1);
   });
 
   it('keeps step-runs in step order when they ended out of it', async () => {
