@@ -110,11 +110,13 @@ export function distribution(values: number[]): Distribution {
   };
 }
 
-function repeatCounts(repeats: number, repeatsSent: number, calls: number): RepeatCounts {
+type Repeats = Omit<RepeatCounts, 'rate'>;
+
+const noRepeats = (): Repeats => ({ repeats: 0, repeatsSent: 0, calls: 0 });
+
+function repeatCounts({ repeats, repeatsSent, calls }: Repeats): RepeatCounts {
   return { repeats, repeatsSent, calls, rate: calls === 0 ? null : repeats / calls };
 }
-
-const NO_OUTCOMES = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
 
 export const isErrored = (run: StepRun): boolean => run.reason === 'errored';
 
@@ -126,16 +128,14 @@ export const passClean = (pass: PassRecord): boolean =>
 
 /** pass@k and pass^k, the mean over groups (rungs) of each group's unbiased estimate. */
 export function passK(groups: { c: number; n: number }[]): PassK[] {
-  const usable = groups.filter((g) => g.n > 0);
-  if (usable.length === 0 || usable.length < groups.length) return [];
-  const most = Math.min(...usable.map((g) => g.n));
-  const out: PassK[] = [];
-  for (let k = 1; k <= most; k += 1) {
+  // k runs up to the fewest attempts of any group: none when there is no group, or one has none.
+  const most = groups.length === 0 ? 0 : Math.min(...groups.map((g) => g.n));
+  return Array.from({ length: most }, (_, i) => {
+    const k = i + 1;
     const mean = (f: (c: number, n: number, k: number) => number): number =>
-      usable.reduce((sum, g) => sum + f(g.c, g.n, k), 0) / usable.length;
-    out.push({ k, passAtK: mean(passAtK), passHatK: mean(passHatK) });
-  }
-  return out;
+      groups.reduce((sum, g) => sum + f(g.c, g.n, k), 0) / groups.length;
+    return { k, passAtK: mean(passAtK), passHatK: mean(passHatK) };
+  });
 }
 
 /**
@@ -145,9 +145,9 @@ export function passK(groups: { c: number; n: number }[]): PassK[] {
 export function metrics(runs: StepRun[], passes: PassRecord[] | null, groups: { c: number; n: number }[], pricing?: Pricing): Metrics {
   const reasons: Record<StepEndReason, number> = { answered: 0, ceiling: 0, time_limit: 0, errored: 0 };
   const outcomes = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
-  const tools = new Map<string, ToolMetrics>();
-  const det = { repeats: 0, repeatsSent: 0, calls: 0 };
-  const nondet = { repeats: 0, repeatsSent: 0, calls: 0 };
+  const tools = new Map<string, { calls: number; deadCalls: number; det: Repeats; nondet: Repeats }>();
+  const det = noRepeats();
+  const nondet = noRepeats();
   let passed = 0, ceiling = 0, calls = 0, sent = 0, dead = 0, zero = 0, requests = 0, responses = 0;
   let tokensIn = 0, tokensOut = 0, missingIn = 0, missingOut = 0, answered = 0;
   const stepMs: number[] = [];
@@ -176,33 +176,18 @@ export function metrics(runs: StepRun[], passes: PassRecord[] | null, groups: { 
     missingOut += run.tokensOutMissing;
     for (const t of run.tools) {
       let m = tools.get(t.tool);
-      if (m === undefined) {
-        m = {
-          tool: t.tool, calls: 0, deadCalls: 0, deterministic: repeatCounts(0, 0, 0), nondeterministic: repeatCounts(0, 0, 0),
-          // filled in below, from every call of the tool
-          server: t.server, sent: 0, latencyMs: { n: 0, p50: null, p95: null, max: null }, outcomes: { ...NO_OUTCOMES },
-        };
-        tools.set(t.tool, m);
-      }
+      if (m === undefined) tools.set(t.tool, (m = { calls: 0, deadCalls: 0, det: noRepeats(), nondet: noRepeats() }));
       m.calls += t.calls;
       m.deadCalls += t.deadCalls;
-      const side = t.deterministic ? m.deterministic : m.nondeterministic;
-      const total = t.deterministic ? det : nondet;
-      side.repeats += t.repeats;
-      side.repeatsSent += t.repeatsSent;
-      side.calls += t.calls;
-      total.repeats += t.repeats;
-      total.repeatsSent += t.repeatsSent;
-      total.calls += t.calls;
+      for (const into of t.deterministic ? [m.det, det] : [m.nondet, nondet]) {
+        into.repeats += t.repeats;
+        into.repeatsSent += t.repeatsSent;
+        into.calls += t.calls;
+      }
     }
   }
+  // Server, calls sent, latency and outcomes come from every call of the tool (timing.ts).
   const times = toolTimes(runs);
-  for (const m of tools.values()) {
-    m.deterministic = repeatCounts(m.deterministic.repeats, m.deterministic.repeatsSent, m.deterministic.calls);
-    m.nondeterministic = repeatCounts(m.nondeterministic.repeats, m.nondeterministic.repeatsSent, m.nondeterministic.calls);
-    const t = times.get(m.tool)!;
-    Object.assign(m, { server: t.server, sent: t.sent, latencyMs: t.latencyMs, outcomes: t.outcomes });
-  }
   const decided = runs.length - reasons.errored;
   const attempts = passes === null ? runs.length : passes.length;
   const per = (total: number): number | null => (attempts === 0 ? null : total / attempts);
@@ -218,9 +203,9 @@ export function metrics(runs: StepRun[], passes: PassRecord[] | null, groups: { 
     passK: passK(groups),
     calls: { total: calls, sent, outcomes },
     identicalRepeats: {
-      all: repeatCounts(det.repeats + nondet.repeats, det.repeatsSent + nondet.repeatsSent, calls),
-      deterministic: repeatCounts(det.repeats, det.repeatsSent, det.calls),
-      nondeterministic: repeatCounts(nondet.repeats, nondet.repeatsSent, nondet.calls),
+      all: repeatCounts({ repeats: det.repeats + nondet.repeats, repeatsSent: det.repeatsSent + nondet.repeatsSent, calls }),
+      deterministic: repeatCounts(det),
+      nondeterministic: repeatCounts(nondet),
     },
     deadCalls: { count: dead, perAttempt: per(dead) },
     zeroToolRounds: { count: zero, requests },
@@ -231,7 +216,15 @@ export function metrics(runs: StepRun[], passes: PassRecord[] | null, groups: { 
     },
     stepMs: distribution(stepMs),
     timeToAnswer: { stepRuns: runs.length, answered, answeredToEndMs: distribution(lags) },
-    tools: [...tools.values()].sort((x, y) => (x.tool < y.tool ? -1 : x.tool > y.tool ? 1 : 0)),
+    // By name: the default sort compares strings by code unit, as `<` does.
+    tools: [...tools.keys()].sort().map((tool): ToolMetrics => {
+      const { calls: toolCalls, deadCalls, det: d, nondet: n } = tools.get(tool)!;
+      const t = times.get(tool)!;
+      return {
+        tool, calls: toolCalls, deadCalls, deterministic: repeatCounts(d), nondeterministic: repeatCounts(n),
+        server: t.server, sent: t.sent, latencyMs: t.latencyMs, outcomes: t.outcomes,
+      };
+    }),
     cachedTokens: { read: runs.reduce((sum, r) => sum + r.cacheRead, 0), write: runs.reduce((sum, r) => sum + r.cacheWrite, 0) },
     cost: costMetrics(runs, attempts, pricing),
     time: timeSplit(runs),

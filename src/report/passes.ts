@@ -119,7 +119,7 @@ class PassAcc {
   readonly steps = new Map<number, StepAcc>();
   readonly done: StepRun[] = [];
   readonly seen = new Map<string, number>();
-  turn = -1;
+  turn = 0; // turns count from 1
   failedInTurn = new Set<string>();
   configured = 0;
   events = 0;
@@ -172,7 +172,7 @@ class PassAcc {
     }
     const name = e['gen_ai.tool.name'];
     const deterministic = e.deterministic === true;
-    const toolKey = `${deterministic ? 'd' : 'n'}:${name}`;
+    const toolKey = `${deterministic}:${name}`;
     let tool = s.tools.get(toolKey);
     if (tool === undefined) {
       s.tools.set(toolKey, (tool = {
@@ -187,7 +187,7 @@ class PassAcc {
     const dead = sent && this.failedInTurn.has(e.key);
     if (e.outcome === 'failed') this.failedInTurn.add(e.key);
     s.calls += 1;
-    s.outcomes[e.outcome] = (s.outcomes[e.outcome] ?? 0) + 1;
+    s.outcomes[e.outcome] += 1;
     tool.calls += 1;
     tool.outcomes[e.outcome] += 1;
     if (sent) tool.ms.push(e.ms);
@@ -203,7 +203,8 @@ class PassAcc {
   }
 
   stepEnd(e: Extract<TraceEvent, { type: 'step.end' }>): void {
-    const { tools, ...acc } = this.step(e.step, e.t - e.ms);
+    // Its step.start came first: a pass where it did not is damaged, and no longer added to.
+    const { tools, ...acc } = this.steps.get(e.step)!;
     this.steps.delete(e.step);
     this.done.push({
       ...acc, passed: e.passed, reason: e.reason, failedChecks: e.failedChecks.length, ms: e.ms, endT: e.t,
@@ -258,7 +259,6 @@ export async function readPasses(dir: string, path: string, tally: TraceTally, o
   const unreadable = (): 'damaged' => {
     tally.damaged += 1;
     problem(`${file}:${orphan}; no pass could be read from these lines`);
-    orphan = undefined;
     return 'damaged';
   };
   let last: ReturnType<typeof finish> | undefined;
@@ -280,16 +280,18 @@ export async function readPasses(dir: string, path: string, tally: TraceTally, o
       const wrong = current.order.problem(event);
       if (wrong !== undefined) current.damage ??= `${reader.line}: ${wrong}`;
     }
-    current.add(event);
+    // A damaged pass is left out of every figure: nothing more of it is counted.
+    if (current.damage === undefined) current.add(event);
   }
   if (reader.torn !== undefined) {
     tally.tornLines += 1;
     problem(`${file}:${reader.torn.line}: torn last line (${reader.torn.bytes} bytes) skipped`);
   }
-  // A pass.end cut just short of its newline may not be whole: as the runner does, count it cut short.
-  if (current !== undefined && reader.unterminated) current.end = undefined;
-  if (current !== undefined) last = finish(current);
-  else if (orphan !== undefined) last = unreadable();
+  if (current !== undefined) {
+    // A pass.end cut just short of its newline may not be whole: as the runner does, count it cut short.
+    if (reader.unterminated) current.end = undefined;
+    last = finish(current);
+  } else if (orphan !== undefined) last = unreadable();
   tally.fileStates[last ?? 'empty'] += 1;
 }
 
