@@ -175,8 +175,6 @@ export function compareMetrics(pairing: Pairing, seed: number): MetricComparison
 /** The step pass rate per rung: the rows of the forest plot. */
 export function perRung(pairing: Pairing): { rung: string; stepPassRate: ProportionComparison }[] {
   const def = DEFS[0] as Extract<Def, { kind: 'proportion' }>;
-  return pairing.rungs.map((rung) => {
-    const only: Pairing = { ...pairing, steps: pairing.steps.filter((s) => s.rung === rung), passes: pairing.passes.filter((p) => p.rung === rung) };
-    return { rung, stepPassRate: proportion(def, only) };
-  });
+  // A step-level metric reads the step pairs only, so the rung's step pairs are all it is given.
+  return pairing.rungs.map((rung) => ({ rung, stepPassRate: proportion(def, { ...pairing, steps: pairing.steps.filter((s) => s.rung === rung) }) }));
 }
