@@ -55,13 +55,12 @@ export function modifiedWilson(successes: number, n: number): Interval {
 /**
  * Exact (binomial) McNemar test, two-sided: of the discordant pairs, `b` went one way and `c`
  * the other; under no difference each is Binomial(b + c, 1/2). With no discordant pairs there
- * is no evidence either way: p = 1.
+ * is no evidence either way: p = 1 (2 P(X <= 0) = 2 for X ~ Bin(0, 1/2), capped at 1).
  */
 export function mcnemarExact(b: number, c: number): number {
   checkCounts(0, b);
   checkCounts(0, c);
   const n = b + c;
-  if (n === 0) return 1;
   const k = Math.min(b, c);
   let tail = 0;
   for (let i = 0; i <= k; i += 1) tail += binomialPmfHalf(n, i);
@@ -102,11 +101,8 @@ export function pairedDifference(aOnly: number, bOnly: number, n: number): Inter
     }
     return (lo + hi) / 2;
   };
-  return {
-    estimate,
-    lower: estimate === -1 ? -1 : crossing(-1, estimate, Z95),
-    upper: estimate === 1 ? 1 : crossing(estimate, 1, -Z95),
-  };
+  // When every pair went one way the bound is the end itself: a crossing between -1 and -1 is -1.
+  return { estimate, lower: crossing(-1, estimate, Z95), upper: crossing(estimate, 1, -Z95) };
 }
 
 /** 2^-60 of the unit interval: far below the report's two decimals, and cheap. */
