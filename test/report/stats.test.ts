@@ -180,6 +180,16 @@ describe('pairedDifference (Tango score interval)', () => {
   it('says nothing is known with no pairs', () => {
     expect(pairedDifference(0, 0, 0)).toEqual({ estimate: 0, lower: -1, upper: 1 });
   });
+
+  it('scores a difference with no spread under it as 0 when it fits the pairs exactly, else as infinitely far', () => {
+    // No discordant pair at d = 0, or all n pairs for B at d = 1: q = 0 and the variance n (2q + d - d^2) is 0,
+    // as is the excess bOnly - aOnly - n d.
+    expect(tangoScore(0, 0, 10, 0)).toBe(0);
+    expect(tangoScore(0, 6, 6, 1)).toBe(0);
+    // 1 and 2 of 5 at d = 1: q = 0, excess 2 - 1 - 5 = -4; at d = -1: q = 1, excess 2 - 1 + 5 = 6.
+    expect(tangoScore(1, 2, 5, 1)).toBe(-Infinity);
+    expect(tangoScore(1, 2, 5, -1)).toBe(Infinity);
+  });
 });
 
 describe('pairsMultipleToSettle', () => {
