@@ -43,6 +43,13 @@ describe('pairedRatioDifference', () => {
     expect(d).toEqual({ estimate: 0.049523809523809526, lower: -1.045714285714286, upper: 3.2974999999999994, pairs: 6, undefinedResamples: 5 });
   });
 
+  it('takes the 50th and 1,951st of 2,000 kept (independent)', () => {
+    const d = pairedRatioDifference({ num: [1.37, 2.51, 0.79, 3.23, 2.03, 4.41, 1.19], den: [1, 2, 1.5, 3, 1, 2, 0.7] },
+      { num: [2.09, 1.27, 1.53, 2.71, 0.57, 3.33, 2.61], den: [2, 1, 1, 0.5, 1.5, 3, 1.1] }, 2);
+    // Neighbours: -0.7772664835164833 and -0.7678082191780826 below; 1.050763912122226 and 1.0671553913645806 above.
+    expect(d).toEqual({ estimate: 0.010422560113154011, lower: -0.7692277188460395, upper: 1.0633644133644133, pairs: 7, undefinedResamples: 0 });
+  });
+
   it('has no estimate when a side has nothing to divide by at all, nor with no pairs', () => {
     const none = { estimate: Number.NaN, lower: Number.NaN, upper: Number.NaN, undefinedResamples: 0 };
     expect(pairedRatioDifference({ num: [1], den: [0] }, { num: [1], den: [1] })).toEqual({ ...none, pairs: 1 });
