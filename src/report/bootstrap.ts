@@ -24,8 +24,8 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** NaN for none: the two middle values are missing, and their mean is NaN, as the mean of none is. */
 export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((x, y) => x - y);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
@@ -84,14 +84,9 @@ function pairedBootstrap(
   if (a.length !== b.length) throw new RangeError(`paired samples differ in length: ${a.length} and ${b.length}`);
   const diffs = a.map((value, i) => b[i]! - value);
   const n = diffs.length;
-  if (n === 0) return { estimate: Number.NaN, lower: Number.NaN, upper: Number.NaN, pairs: 0 };
   const random = seededRandom(seed);
-  const estimates = new Float64Array(resamples);
-  const sample = new Array<number>(n);
-  for (let r = 0; r < resamples; r += 1) {
-    for (let i = 0; i < n; i += 1) sample[i] = diffs[Math.floor(random() * n)]!;
-    estimates[r] = statistic(sample);
-  }
+  // Each resample draws n pairs with replacement; with no pairs every figure is NaN.
+  const estimates = Float64Array.from({ length: resamples }, () => statistic(diffs.map(() => diffs[Math.floor(random() * n)]!)));
   estimates.sort();
   return {
     estimate: statistic(diffs),
@@ -134,12 +129,12 @@ export function pairedRatioDifference(
   };
   const same = (i: number): number => i;
   const estimate = ratio(b.num, b.den, same) - ratio(a.num, a.den, same);
-  if (n === 0 || Number.isNaN(estimate)) return { estimate: Number.NaN, lower: Number.NaN, upper: Number.NaN, pairs: n, undefinedResamples: 0 };
+  // NaN with no pairs too (0 / 0).
+  if (Number.isNaN(estimate)) return { estimate: Number.NaN, lower: Number.NaN, upper: Number.NaN, pairs: n, undefinedResamples: 0 };
   const random = seededRandom(seed);
   const estimates: number[] = [];
-  const picks = new Array<number>(n);
   for (let r = 0; r < resamples; r += 1) {
-    for (let i = 0; i < n; i += 1) picks[i] = Math.floor(random() * n);
+    const picks = a.num.map(() => Math.floor(random() * n));
     const pick = (i: number): number => picks[i]!;
     const d = ratio(b.num, b.den, pick) - ratio(a.num, a.den, pick);
     if (!Number.isNaN(d)) estimates.push(d);

@@ -112,8 +112,13 @@ function values<T>(def: Level<T | undefined>, pairing: Pairing): { a: T[]; b: T[
   return { a, b, excluded: pairs.length - a.length };
 }
 
-function direction(estimateSign: number, better: 'higher' | 'lower'): Verdict {
-  return (estimateSign > 0) === (better === 'higher') ? 'better' : 'worse';
+/** Which way B moved, by an interval as shown: wholly above 0, wholly below, or neither. */
+function moved(lower: number, upper: number): 'higher' | 'lower' | null {
+  return lower > 0 ? 'higher' : upper < 0 ? 'lower' : null;
+}
+
+function verdictOf(shown: 'higher' | 'lower' | null, better: 'higher' | 'lower'): Verdict {
+  return shown === null ? 'unclear' : shown === better ? 'better' : 'worse';
 }
 
 function proportion(def: Extract<Def, { kind: 'proportion' }>, pairing: Pairing): ProportionComparison {
@@ -130,10 +135,10 @@ function proportion(def: Extract<Def, { kind: 'proportion' }>, pairing: Pairing)
   const p = mcnemarExact(aOnly, bOnly);
   const difference = n === 0 ? null : pairedDifference(aOnly, bOnly, n);
   const testSays = p < SIGNIFICANCE;
-  const intervalSays = difference !== null && (shownPoints(difference.lower) > 0 || shownPoints(difference.upper) < 0);
+  const shown = difference === null ? null : moved(shownPoints(difference.lower), shownPoints(difference.upper));
+  const intervalSays = shown !== null;
   const discordant = aOnly + bOnly > 0;
-  const verdict: Verdict = n === 0 ? 'no_pairs' : !discordant ? 'same'
-    : testSays && intervalSays ? direction(bOnly - aOnly, def.better) : 'unclear';
+  const verdict: Verdict = n === 0 ? 'no_pairs' : !discordant ? 'same' : testSays ? verdictOf(shown, def.better) : 'unclear';
   const disagreement = !discordant || testSays === intervalSays ? null : intervalSays ? 'interval' : 'test';
   return {
     metric: def.metric, label: def.label, better: def.better, pairsOf: def.level === 'step' ? 'step-runs' : 'passes',
@@ -154,7 +159,7 @@ function count(def: Extract<Def, { kind: 'count' }>, pairing: Pairing, seed: num
   const lower = shownQuantity(d.lower * factor, def.unit);
   const upper = shownQuantity(d.upper * factor, def.unit);
   const verdict: Verdict = a.length === 0 ? 'no_pairs' : identical || (lower === 0 && upper === 0) ? 'same'
-    : lower > 0 || upper < 0 ? direction(d.estimate, 'lower') : 'unclear';
+    : verdictOf(moved(lower, upper), 'lower');
   return {
     metric: def.metric, label: def.label, better: 'lower', pairsOf: def.level === 'step' ? 'step-runs' : 'passes',
     pairs: a.length, excluded,
@@ -170,8 +175,6 @@ export function compareMetrics(pairing: Pairing, seed: number): MetricComparison
 /** The step pass rate per rung: the rows of the forest plot. */
 export function perRung(pairing: Pairing): { rung: string; stepPassRate: ProportionComparison }[] {
   const def = DEFS[0] as Extract<Def, { kind: 'proportion' }>;
-  return pairing.rungs.map((rung) => {
-    const only: Pairing = { ...pairing, steps: pairing.steps.filter((s) => s.rung === rung), passes: pairing.passes.filter((p) => p.rung === rung) };
-    return { rung, stepPassRate: proportion(def, only) };
-  });
+  // A step-level metric reads the step pairs only, so the rung's step pairs are all it is given.
+  return pairing.rungs.map((rung) => ({ rung, stepPassRate: proportion(def, { ...pairing, steps: pairing.steps.filter((s) => s.rung === rung) }) }));
 }

@@ -15,13 +15,13 @@ export interface Interval {
  */
 export function wilson(successes: number, n: number, z = Z95): Interval {
   checkCounts(successes, n);
-  if (n === 0) return { lower: 0, upper: 1 };
   const p = successes / n;
   const z2 = z * z;
   const denominator = 1 + z2 / n;
   const centre = (p + z2 / (2 * n)) / denominator;
   const half = (z / denominator) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  // At p = 0 or 1 the bound is exactly 0 or 1; rounding must not move it off.
+  // At p = 0 or 1 the bound is exactly 0 or 1; rounding must not move it off. With n = 0 both
+  // hold (0 of 0), which is the whole of [0, 1].
   return {
     lower: successes === 0 ? 0 : Math.max(0, centre - half),
     upper: successes === n ? 1 : Math.min(1, centre + half),
@@ -55,13 +55,12 @@ export function modifiedWilson(successes: number, n: number): Interval {
 /**
  * Exact (binomial) McNemar test, two-sided: of the discordant pairs, `b` went one way and `c`
  * the other; under no difference each is Binomial(b + c, 1/2). With no discordant pairs there
- * is no evidence either way: p = 1.
+ * is no evidence either way: p = 1 (2 P(X <= 0) = 2 for X ~ Bin(0, 1/2), capped at 1).
  */
 export function mcnemarExact(b: number, c: number): number {
   checkCounts(0, b);
   checkCounts(0, c);
   const n = b + c;
-  if (n === 0) return 1;
   const k = Math.min(b, c);
   let tail = 0;
   for (let i = 0; i <= k; i += 1) tail += binomialPmfHalf(n, i);
@@ -102,11 +101,8 @@ export function pairedDifference(aOnly: number, bOnly: number, n: number): Inter
     }
     return (lo + hi) / 2;
   };
-  return {
-    estimate,
-    lower: estimate === -1 ? -1 : crossing(-1, estimate, Z95),
-    upper: estimate === 1 ? 1 : crossing(estimate, 1, -Z95),
-  };
+  // When every pair went one way the bound is the end itself: a crossing between -1 and -1 is -1.
+  return { estimate, lower: crossing(-1, estimate, Z95), upper: crossing(estimate, 1, -Z95) };
 }
 
 /** 2^-60 of the unit interval: far below the report's two decimals, and cheap. */
@@ -133,7 +129,7 @@ export function tangoScore(aOnly: number, bOnly: number, n: number, d: number): 
  * the observed share of discordant pairs. Undefined when there is no difference to detect.
  */
 export function pairsMultipleToSettle(aOnly: number, bOnly: number, n: number): number | undefined {
-  if (n === 0 || aOnly === bOnly) return undefined;
+  if (aOnly === bOnly) return undefined; // with no pairs too: both are 0
   const discordant = (aOnly + bOnly) / n;
   const difference = Math.abs(bOnly - aOnly) / n;
   const zPower = 0.8416212335729143; // one-sided 80% power
@@ -146,8 +142,8 @@ export function pairsMultipleToSettle(aOnly: number, bOnly: number, n: number): 
 /** Unbiased pass@k for one rung with c passes of n (Chen et al. 2021): 1 - C(n-c,k)/C(n,k). */
 export function passAtK(c: number, n: number, k: number): number {
   checkK(c, n, k);
-  if (n - c < k) return 1;
-  // C(n-c,k)/C(n,k) as a running product: no factorial ever overflows.
+  // C(n-c,k)/C(n,k) as a running product: no factorial ever overflows. With fewer than k
+  // failures a factor is 0, and pass@k is 1.
   let ratio = 1;
   for (let i = 0; i < k; i += 1) ratio *= (n - c - i) / (n - i);
   return 1 - ratio;

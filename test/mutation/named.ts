@@ -513,12 +513,12 @@ const NUMBERS: NamedMutation[] = [
   },
   {
     name: 'bootstrap without replacement', file: 'src/report/bootstrap.ts',
-    edits: [{ search: 'sample[i] = diffs[Math.floor(random() * n)]!;', replace: 'sample[i] = diffs[i]!;' }],
+    edits: [{ search: 'statistic(diffs.map(() => diffs[Math.floor(random() * n)]!))', replace: 'statistic(diffs.map((_, i) => diffs[i]!))' }],
     breaks: 'every resample is the sample: the interval is a point', why: 'any difference at all is called clear of noise', tests: REPORT_TESTS,
   },
   {
     name: 'bootstrap unseeded', file: 'src/report/bootstrap.ts',
-    edits: [{ search: 'const random = seededRandom(seed);\n  const estimates = new Float64Array(resamples);', replace: 'const random = Math.random;\n  const estimates = new Float64Array(resamples);' }],
+    edits: [{ search: 'const random = seededRandom(seed);\n  // Each resample', replace: 'const random = Math.random;\n  // Each resample' }],
     breaks: 'the same run prints a different interval each time', why: 'a report no one can reproduce', tests: REPORT_TESTS,
   },
   {

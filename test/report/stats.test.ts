@@ -24,6 +24,8 @@ describe('wilson', () => {
   it('ends exactly at 1 when every run passed, and below it at the other side', () => {
     const interval = wilson(29, 29);
     expect(interval.upper).toBe(1);
+    // Where the formula's centre plus half-width rounds to 1 - 2^-53.
+    expect(wilson(10, 10).upper).toBe(1);
     // The mirror of 0 of 29, whose upper bound is z^2 / (n + z^2) = 3.841459 / 32.841459.
     expect(interval.lower).toBeCloseTo(1 - 0.1169698, 7);
   });
@@ -33,9 +35,11 @@ describe('wilson', () => {
   });
 
   it('refuses counts that are not counts', () => {
-    expect(() => wilson(3, 2)).toThrow(RangeError);
+    expect(() => wilson(3, 2)).toThrow(/^count must be a whole number from 0 to n = 2, got 3$/);
     expect(() => wilson(-1, 2)).toThrow(RangeError);
-    expect(() => wilson(1, 2.5)).toThrow(/n must be a whole number/);
+    expect(() => wilson(1.5, 2)).toThrow(/count must be a whole number from 0 to n = 2, got 1.5/);
+    expect(() => wilson(1, 2.5)).toThrow(/^n must be a whole number >= 0, got 2.5$/);
+    expect(() => wilson(0, -1)).toThrow(/n must be a whole number >= 0, got -1/);
   });
 });
 
@@ -180,6 +184,20 @@ describe('pairedDifference (Tango score interval)', () => {
   it('says nothing is known with no pairs', () => {
     expect(pairedDifference(0, 0, 0)).toEqual({ estimate: 0, lower: -1, upper: 1 });
   });
+
+  it('refuses more discordant pairs than pairs', () => {
+    expect(() => pairedDifference(6, 3, 8)).toThrow(/count must be a whole number from 0 to n = 8, got 9/);
+  });
+
+  it('scores a difference with no spread under it as 0 when it fits the pairs exactly, else as infinitely far', () => {
+    // No discordant pair at d = 0, or all n pairs for B at d = 1: q = 0 and the variance n (2q + d - d^2) is 0,
+    // as is the excess bOnly - aOnly - n d.
+    expect(tangoScore(0, 0, 10, 0)).toBe(0);
+    expect(tangoScore(0, 6, 6, 1)).toBe(0);
+    // 1 and 2 of 5 at d = 1: q = 0, excess 2 - 1 - 5 = -4; at d = -1: q = 1, excess 2 - 1 + 5 = 6.
+    expect(tangoScore(1, 2, 5, 1)).toBe(-Infinity);
+    expect(tangoScore(1, 2, 5, -1)).toBe(Infinity);
+  });
 });
 
 describe('pairsMultipleToSettle', () => {
@@ -210,6 +228,8 @@ describe('pass@k and pass^k', () => {
 
   it('is certain once fewer failures than draws remain', () => {
     expect(passAtK(8, 10, 3)).toBe(1);
+    // As many failures as draws: 1 - C(3,3)/C(10,3).
+    expect(passAtK(7, 10, 3)).toBeCloseTo(1 - 1 / 120, 12);
   });
 
   it('handles none and all passing', () => {
@@ -221,6 +241,7 @@ describe('pass@k and pass^k', () => {
   it('refuses k outside 1..n', () => {
     expect(() => passAtK(1, 5, 0)).toThrow(/k must be an integer from 1 to n = 5/);
     expect(() => passHatK(1, 5, 6)).toThrow(RangeError);
+    expect(() => passAtK(1, 5, 1.5)).toThrow(/k must be an integer from 1 to n = 5, got 1.5/);
   });
 });
 

@@ -1,0 +1,282 @@
+// The paired comparison of each metric (src/report/paired.ts) over hand-built passes: which
+// pairs each metric counts, the figures it gives, and its verdict at the edges where rounding,
+// the exact test and the interval meet. Every pass and figure is built inside its test (the
+// mutation battery's coverage is per test).
+import { describe, expect, it } from 'vitest';
+import type { CountComparison, MetricComparison, MetricName, ProportionComparison } from '../../src/report/paired.ts';
+import { compareMetrics, perRung } from '../../src/report/paired.ts';
+import { pair } from '../../src/report/pairing.ts';
+import type { PassRecord, StepRun } from '../../src/report/passes.ts';
+import { passRecord, stepRun } from './records.ts';
+
+/** One pass a side per pair, each of one step-run: [A's step, B's step]. */
+function onePerPass(pairs: [Partial<StepRun>, Partial<StepRun>][]): { a: PassRecord[]; b: PassRecord[] } {
+  return {
+    a: pairs.map(([x], i) => passRecord(i, [stepRun(0, x)])),
+    b: pairs.map(([, y], i) => passRecord(i, [stepRun(0, y)])),
+  };
+}
+
+const times = <T>(n: number, x: T): T[] => Array.from({ length: n }, () => x);
+
+function compared(a: PassRecord[], b: PassRecord[], name: MetricName): MetricComparison {
+  return compareMetrics(pair(a, b), 1).find((m) => m.metric === name)!;
+}
+
+function proportion(a: PassRecord[], b: PassRecord[], name: MetricName): ProportionComparison {
+  const m = compared(a, b, name);
+  if (m.kind !== 'proportion') throw new Error(`${name} is not a proportion`);
+  return m;
+}
+
+function count(a: PassRecord[], b: PassRecord[], name: MetricName): CountComparison {
+  const m = compared(a, b, name);
+  if (m.kind !== 'count') throw new Error(`${name} is not a count`);
+  return m;
+}
+
+/** The step pass rate over pairs of [A passed, B passed]. */
+function rate(pairs: [boolean, boolean][]): ProportionComparison {
+  const { a, b } = onePerPass(pairs.map(([x, y]) => [{ passed: x }, { passed: y }]));
+  return proportion(a, b, 'step_pass_rate');
+}
+
+/** A count metric over pairs of per-pass dead calls [A, B]. */
+function deadCalls(pairs: [number, number][]): CountComparison {
+  const { a, b } = onePerPass(pairs.map(([x, y]) => [{ deadCalls: x }, { deadCalls: y }]));
+  return count(a, b, 'dead_calls');
+}
+
+describe('the metrics compared', () => {
+  it('names each metric, what a pair of it is, which way is better and what statistic it takes', () => {
+    // One pass pair of two step-runs: the step metrics count 2 pairs, the pass metrics 1.
+    const a = [passRecord(0, [stepRun(0), stepRun(1)])];
+    const b = [passRecord(0, [stepRun(0), stepRun(1)])];
+    const rows = compareMetrics(pair(a, b), 1).map((m) => [m.metric, m.label, m.kind, m.better, m.pairsOf, m.pairs,
+      m.kind === 'count' ? `${m.unit} ${m.statistic}` : '']);
+    expect(rows).toEqual([
+      ['step_pass_rate', 'step pass rate', 'proportion', 'higher', 'step-runs', 2, ''],
+      ['clean_run_rate', 'clean-run rate', 'proportion', 'higher', 'passes', 1, ''],
+      ['ceiling_share', 'ceiling share', 'proportion', 'lower', 'step-runs', 2, ''],
+      ['dead_calls', 'dead calls', 'count', 'lower', 'passes', 1, 'calls mean'],
+      ['identical_repeats', 'identical repeats', 'count', 'lower', 'passes', 1, 'calls mean'],
+      ['zero_tool_rounds', 'zero-tool rounds', 'count', 'lower', 'passes', 1, 'rounds mean'],
+      ['tokens_in', 'tokens in', 'count', 'lower', 'passes', 1, 'tokens mean'],
+      ['tokens_out', 'tokens out', 'count', 'lower', 'passes', 1, 'tokens mean'],
+      ['step_ms', 'step time', 'count', 'lower', 'step-runs', 2, 'ms median'],
+      // Neither step answered: no pair.
+      ['time_to_answer', 'answer-to-end time', 'count', 'lower', 'step-runs', 0, 'ms median'],
+    ]);
+  });
+});
+
+describe('pass rates', () => {
+  it('counts each side and the discordant pairs of the decided step pairs, leaving an errored side out', () => {
+    // Both pass, only A, only B (three times), neither; then an errored step on either side.
+    const { a, b } = onePerPass([
+      [{}, {}], [{}, { passed: false }], [{ passed: false }, {}], [{ passed: false }, {}], [{ passed: false }, {}],
+      [{ passed: false }, { passed: false }],
+      [{ passed: false, reason: 'errored' }, {}], [{}, { passed: false, reason: 'errored' }],
+    ]);
+    const m = proportion(a, b, 'step_pass_rate');
+    expect({ a: m.a, b: m.b, aOnly: m.aOnly, bOnly: m.bOnly, pairs: m.pairs, excluded: m.excluded, verdict: m.verdict, disagreement: m.disagreement })
+      .toEqual({ a: { count: 2, n: 6 }, b: { count: 4, n: 6 }, aOnly: 1, bOnly: 3, pairs: 6, excluded: 2, verdict: 'unclear', disagreement: null });
+    // 2 P(X <= 1), X ~ Bin(4, 1/2) = 2 * 5/16.
+    expect(m.p).toBeCloseTo(0.625, 12);
+    expect(m.difference!.estimate).toBeCloseTo(2 / 6, 12);
+    // Connor (1987): (1.959964 sqrt(4/6) + 0.841621 sqrt(4/6 - 1/9))^2 / (1/9) / 6.
+    expect(m.settleMultiple!).toBeCloseTo(7.443378, 5);
+  });
+
+  it('says better when B passes significantly more, worse when less', () => {
+    // 0 of 8 against 8 of 8: p = 2 / 2^8; the interval is (n - z^2) / (n + z^2) = 0.351185 to 1.
+    const up = rate(times(8, [false, true]));
+    expect({ verdict: up.verdict, disagreement: up.disagreement, settle: up.settleMultiple }).toEqual({ verdict: 'better', disagreement: null, settle: null });
+    expect(up.p).toBeCloseTo(0.0078125, 12);
+    expect(up.difference!.lower).toBeCloseTo(0.351185, 6);
+    expect(up.difference!.upper).toBe(1);
+    const down = rate(times(8, [true, false]));
+    expect([down.verdict, down.aOnly, down.bOnly]).toEqual(['worse', 8, 0]);
+    expect(down.difference!.estimate).toBe(-1);
+  });
+
+  it('calls pairs that never differ the same, with the interval -+z^2 / (n + z^2) and nothing to settle', () => {
+    const m = rate([[true, true], [false, false], [true, true], [true, true]]);
+    expect({ verdict: m.verdict, p: m.p, disagreement: m.disagreement, settle: m.settleMultiple, a: m.a, b: m.b })
+      .toEqual({ verdict: 'same', p: 1, disagreement: null, settle: null, a: { count: 3, n: 4 }, b: { count: 3, n: 4 } });
+    expect(m.difference!.estimate).toBe(0);
+    expect(m.difference!.upper).toBeCloseTo(0.489891, 6);
+    expect(m.difference!.lower).toBeCloseTo(-0.489891, 6);
+  });
+
+  it('is unclear with nothing to settle when the pairs differ both ways alike', () => {
+    const m = rate([[true, false], [false, true], [true, true], [false, false]]);
+    expect({ verdict: m.verdict, p: m.p, disagreement: m.disagreement, aOnly: m.aOnly, bOnly: m.bOnly })
+      .toEqual({ verdict: 'unclear', p: 1, disagreement: null, aOnly: 1, bOnly: 1 });
+    expect(m.settleMultiple).toBeNull();
+  });
+
+  it('has no pairs when every step pair has an errored side', () => {
+    const m = rate([]);
+    expect({ verdict: m.verdict, difference: m.difference, p: m.p, pairs: m.pairs, disagreement: m.disagreement, settle: m.settleMultiple })
+      .toEqual({ verdict: 'no_pairs', difference: null, p: 1, pairs: 0, disagreement: null, settle: null });
+    const { a, b } = onePerPass([[{ passed: false, reason: 'errored' }, { passed: false, reason: 'errored' }]]);
+    expect(proportion(a, b, 'step_pass_rate')).toMatchObject({ verdict: 'no_pairs', pairs: 0, excluded: 1, difference: null });
+  });
+
+  it('names the interval when only it excludes 0: all 5 pairs for B, p = 2/32', () => {
+    const m = rate(times(5, [false, true]));
+    expect({ verdict: m.verdict, disagreement: m.disagreement, settle: m.settleMultiple }).toEqual({ verdict: 'unclear', disagreement: 'interval', settle: null });
+    expect(m.p).toBeCloseTo(0.0625, 12);
+    // (5 - z^2) / (5 + z^2): 13 points as shown.
+    expect(m.difference!.lower).toBeCloseTo(0.131035, 6);
+  });
+
+  it('names the test when only it is below 5%: 25 against 42 of 200, whose interval starts at 0.49 points, shown as 0', () => {
+    const m = rate([...times(25, [true, false] as [boolean, boolean]), ...times(42, [false, true] as [boolean, boolean]), ...times(133, [true, true] as [boolean, boolean])]);
+    expect({ verdict: m.verdict, disagreement: m.disagreement, settle: m.settleMultiple, aOnly: m.aOnly, bOnly: m.bOnly, pairs: m.pairs })
+      .toEqual({ verdict: 'unclear', disagreement: 'test', settle: null, aOnly: 25, bOnly: 42, pairs: 200 });
+    expect(m.p).toBeLessThan(0.05);
+    expect(m.p).toBeGreaterThan(0.0497);
+    expect(m.difference!.lower).toBeGreaterThan(0);
+    expect(m.difference!.lower).toBeLessThan(0.005);
+  });
+
+  it('reads an interval end within half a point of 0 as 0, on either side', () => {
+    // 3 against 10 of 14: p = 2 * 378/8192 = 0.0923; the interval starts at -0.48 points. Nothing
+    // is shown to disagree, so the verdict is unclear with the pairs it would take:
+    // (1.959964 sqrt(13/14) + 0.841621 sqrt(13/14 - 1/4))^2 / (1/4) / 14.
+    const pairs = (aOnly: number, bOnly: number): [boolean, boolean][] =>
+      [...times(aOnly, [true, false] as [boolean, boolean]), ...times(bOnly, [false, true] as [boolean, boolean]), [true, true]];
+    for (const m of [rate(pairs(3, 10)), rate(pairs(10, 3))]) {
+      expect({ verdict: m.verdict, disagreement: m.disagreement }).toEqual({ verdict: 'unclear', disagreement: null });
+      expect(m.p).toBeCloseTo(0.09228516, 8);
+      expect(m.settleMultiple!).toBeCloseTo(1.904716, 5);
+    }
+    expect(rate(pairs(3, 10)).difference!.lower).toBeCloseTo(-0.0048, 4);
+    expect(rate(pairs(10, 3)).difference!.upper).toBeCloseTo(0.0048, 4);
+  });
+
+  it('counts clean runs of passes with no errored side', () => {
+    const clean = (n: number) => passRecord(n, [stepRun(0), stepRun(1)]);
+    const failed = (n: number) => passRecord(n, [stepRun(0), stepRun(1, { passed: false })]);
+    const a = [failed(0), failed(1), clean(2), passRecord(3, [stepRun(0)], { error: 'server died' }), clean(4)];
+    const b = [clean(0), clean(1), clean(2), clean(3), passRecord(4, [stepRun(0), stepRun(1, { passed: false, reason: 'errored' })])];
+    const m = proportion(a, b, 'clean_run_rate');
+    expect({ a: m.a, b: m.b, aOnly: m.aOnly, bOnly: m.bOnly, excluded: m.excluded, pairsOf: m.pairsOf })
+      .toEqual({ a: { count: 1, n: 3 }, b: { count: 3, n: 3 }, aOnly: 0, bOnly: 2, excluded: 2, pairsOf: 'passes' });
+  });
+
+  it('takes the ceiling share of decided step pairs, fewer being better', () => {
+    const ceiling = { passed: false, reason: 'ceiling' } as const;
+    const errored = { passed: false, reason: 'errored' } as const;
+    const more = onePerPass([...times(8, [{}, ceiling] as [Partial<StepRun>, Partial<StepRun>]), [errored, ceiling], [{}, {}]]);
+    const worse = proportion(more.a, more.b, 'ceiling_share');
+    expect({ verdict: worse.verdict, a: worse.a, b: worse.b, excluded: worse.excluded })
+      .toEqual({ verdict: 'worse', a: { count: 0, n: 9 }, b: { count: 8, n: 9 }, excluded: 1 });
+    const fewer = onePerPass(times(8, [ceiling, { passed: false }] as [Partial<StepRun>, Partial<StepRun>]));
+    expect(proportion(fewer.a, fewer.b, 'ceiling_share').verdict).toBe('better');
+  });
+
+  it('gives the step pass rate per rung, each rung from its own step pairs', () => {
+    const a = [passRecord(0, [stepRun(0), stepRun(1)], { rung: 'x' }), passRecord(0, [stepRun(0, { passed: false })], { rung: 'y' })];
+    const b = [passRecord(0, [stepRun(0), stepRun(1, { passed: false })], { rung: 'x' }), passRecord(0, [stepRun(0)], { rung: 'y' })];
+    const rows = perRung(pair(a, b)).map((r) => [r.rung, r.stepPassRate.metric, r.stepPassRate.a, r.stepPassRate.b, r.stepPassRate.pairs]);
+    expect(rows).toEqual([
+      ['x', 'step_pass_rate', { count: 2, n: 2 }, { count: 1, n: 2 }, 2],
+      ['y', 'step_pass_rate', { count: 0, n: 1 }, { count: 1, n: 1 }, 1],
+    ]);
+  });
+});
+
+describe('counts and times', () => {
+  it('sums each count over a pass\'s step-runs, and compares the mean of the paired differences', () => {
+    // Pass 0: A 1 + 2 dead calls against 0; pass 1: A 4 against B 1. Every pair differs by -3,
+    // so every resample's mean is -3 too.
+    const a = [passRecord(0, [stepRun(0, { deadCalls: 1, repeats: 2, zeroToolRounds: 1 }), stepRun(1, { deadCalls: 2, repeats: 1 })]),
+      passRecord(1, [stepRun(0, { deadCalls: 4, repeats: 5, zeroToolRounds: 2 })])];
+    const b = [passRecord(0, [stepRun(0), stepRun(1, { repeats: 1 })]), passRecord(1, [stepRun(0, { deadCalls: 1, repeats: 1, zeroToolRounds: 3 })])];
+    const dead = count(a, b, 'dead_calls');
+    expect({ a: dead.a, b: dead.b, difference: dead.difference, verdict: dead.verdict, identical: dead.identical, pairs: dead.pairs, excluded: dead.excluded })
+      .toEqual({ a: { total: 7, mean: 3.5, median: 3.5 }, b: { total: 1, mean: 0.5, median: 0.5 }, difference: { estimate: -3, lower: -3, upper: -3 },
+        verdict: 'better', identical: false, pairs: 2, excluded: 0 });
+    // Repeats 3 and 5 against 1 and 1: differences -2 and -4, mean -3.
+    expect(count(a, b, 'identical_repeats')).toMatchObject({ a: { total: 8, mean: 4 }, b: { total: 2, mean: 1 }, difference: { estimate: -3 } });
+    // Zero-tool rounds 1 and 2 against 0 and 3: differences -1 and +1.
+    expect(count(a, b, 'zero_tool_rounds')).toMatchObject({ a: { total: 3 }, b: { total: 3 }, difference: { estimate: 0 }, identical: false });
+  });
+
+  it('leaves a pass out of a token count when a side reported no count in any of its steps', () => {
+    const a = [passRecord(0, [stepRun(0, { tokensIn: 100, tokensOut: 10 }), stepRun(1, { tokensIn: 50, tokensOut: 5 })]),
+      passRecord(1, [stepRun(0, { tokensIn: 120, tokensOut: 12, tokensOutMissing: 1 })])];
+    const b = [passRecord(0, [stepRun(0, { tokensIn: 80, tokensOut: 8 }), stepRun(1, { tokensIn: 40, tokensOut: 4 })]),
+      passRecord(1, [stepRun(0, { tokensIn: 90, tokensOut: 9 }), stepRun(1, { tokensInMissing: 1 })])];
+    expect(count(a, b, 'tokens_in')).toMatchObject({ pairs: 1, excluded: 1, a: { total: 150 }, b: { total: 120 }, difference: { estimate: -30, lower: -30, upper: -30 }, verdict: 'better' });
+    expect(count(a, b, 'tokens_out')).toMatchObject({ pairs: 1, excluded: 1, a: { total: 15 }, b: { total: 12 }, difference: { estimate: -3 } });
+  });
+
+  it('has no pairs when every pair misses a count, and is then not identical', () => {
+    const a = [passRecord(0, [stepRun(0, { tokensInMissing: 1 })])];
+    const b = [passRecord(0, [stepRun(0)])];
+    expect(count(a, b, 'tokens_in')).toEqual(expect.objectContaining({
+      pairs: 0, excluded: 1, difference: null, verdict: 'no_pairs', identical: false,
+      a: { total: 0, mean: null, median: null }, b: { total: 0, mean: null, median: null },
+    }));
+  });
+
+  it('takes the mean difference of counts and the median of times', () => {
+    // Differences 0, 0, +3: mean 1, median 0.
+    expect(deadCalls([[1, 1], [2, 2], [0, 3]]).difference!.estimate).toBe(1);
+    // Step times 100, 200, 300 against 101, 201, 310: differences 1, 1, 10, median 1 (mean 4).
+    const { a, b } = onePerPass([[{ ms: 100 }, { ms: 101 }], [{ ms: 200 }, { ms: 201 }], [{ ms: 300 }, { ms: 310 }]]);
+    const ms = count(a, b, 'step_ms');
+    expect(ms.difference!.estimate).toBe(1);
+    expect([ms.a.median, ms.b.median, ms.a.mean, ms.b.mean]).toEqual([200, 201, 200, 204]);
+  });
+
+  it('leaves errored step-runs out of step times', () => {
+    const { a, b } = onePerPass([[{ ms: 100 }, { ms: 90 }], [{ ms: 100, reason: 'errored', passed: false }, { ms: 5 }], [{ ms: 7 }, { ms: 9, reason: 'errored', passed: false }]]);
+    expect(count(a, b, 'step_ms')).toMatchObject({ pairs: 1, excluded: 2, a: { total: 100 }, b: { total: 90 } });
+  });
+
+  it('times answer to end where both sides answered, errored or not', () => {
+    const { a, b } = onePerPass([
+      [{ endT: 500, answeredAt: 170 }, { endT: 200, answeredAt: 190 }],
+      [{ endT: 300, answeredAt: 100, reason: 'errored', passed: false }, { endT: 300, answeredAt: 280 }],
+      [{ endT: 300, answeredAt: 100 }, { endT: 300 }],
+    ]);
+    expect(count(a, b, 'time_to_answer')).toMatchObject({ pairs: 2, excluded: 1, a: { total: 530 }, b: { total: 30 }, statistic: 'median' });
+  });
+
+  it('calls pairs with equal values identical and the same', () => {
+    const m = deadCalls([[1, 1], [0, 0], [3, 3]]);
+    expect({ verdict: m.verdict, identical: m.identical, difference: m.difference })
+      .toEqual({ verdict: 'same', identical: true, difference: { estimate: 0, lower: 0, upper: 0 } });
+  });
+
+  it('calls a difference that rounds to 0 ms the same, without calling it identical', () => {
+    const { a, b } = onePerPass([[{ ms: 100 }, { ms: 100.2 }], [{ ms: 50 }, { ms: 50.2 }]]);
+    const m = count(a, b, 'step_ms');
+    expect({ verdict: m.verdict, identical: m.identical }).toEqual({ verdict: 'same', identical: false });
+    expect(m.difference!.estimate).toBeCloseTo(0.2, 9);
+  });
+
+  it('is unclear when the interval reaches 0 on one side only', () => {
+    // Differences 0 and +1: a resample's mean is 0, 0.5 or 1, the ends each with chance 1/4, so
+    // the interval is 0 to 1 (0 to 10 per 10 passes).
+    expect(deadCalls([[0, 0], [0, 1]])).toMatchObject({ verdict: 'unclear', difference: { estimate: 0.5, lower: 0, upper: 1 } });
+    expect(deadCalls([[0, 0], [1, 0]])).toMatchObject({ verdict: 'unclear', difference: { estimate: -0.5, lower: -1, upper: 0 } });
+  });
+
+  it('reads calls per 10 passes, so a twentieth of a call per pass is a difference', () => {
+    // 4 of 20 pairs differ by one call. A resample misses all four with chance 0.8^20 = 1.2%,
+    // below 2.5%, and has at most one with chance 6.9%: the near end of the interval is 1/20 of
+    // a call per pass, shown as 0.5 per 10 passes.
+    const fewer = deadCalls([...times(4, [1, 0] as [number, number]), ...times(16, [0, 0] as [number, number])]);
+    expect(fewer.verdict).toBe('better');
+    expect(fewer.difference!.upper).toBeCloseTo(-0.05, 12);
+    const more = deadCalls([...times(4, [0, 1] as [number, number]), ...times(16, [0, 0] as [number, number])]);
+    expect(more.verdict).toBe('worse');
+    expect(more.difference!.lower).toBeCloseTo(0.05, 12);
+  });
+});
