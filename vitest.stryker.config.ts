@@ -19,8 +19,8 @@ export default defineConfig({
       'test/report/bootstrap.test.ts', 'test/report/metrics.test.ts', 'test/report/passes.test.ts',
       'test/runner/plan.test.ts', 'test/runner/timing.test.ts', 'test/runner/pass.test.ts',
       'test/runner/passEvents.test.ts', 'test/runner/stepSpecs.test.ts',
-      'test/lane/arm.test.ts', 'test/lane/calls.test.ts', 'test/lane/breaker.test.ts',
-      'test/agent/limits.test.ts', 'test/agent/loop.test.ts', 'test/agent/rounds.test.ts',
+      'test/lane/arm.test.ts', 'test/lane/calls.test.ts', 'test/lane/breaker.test.ts', 'test/lane/pipeline.test.ts',
+      'test/agent/limits.test.ts', 'test/agent/loop.test.ts', 'test/agent/rounds.test.ts', 'test/agent/calls.test.ts',
     ],
     pool: 'threads',
     // Hang detectors, not bounds: a mutant that hangs is caught by Stryker's own timeout.

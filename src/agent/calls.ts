@@ -48,6 +48,19 @@ const toolMessage = (call: ToolCall, content: string, isError: boolean): ChatMes
 });
 
 /**
+ * Why a call cannot be sent, or undefined when it can. Arguments that are not a JSON object
+ * cannot be sent as the model meant them; sending `{}` instead would run the tool on defaults
+ * the model never chose. A call the adapter marked invalid (cut off, unparsable) is the same:
+ * answered, never sent.
+ */
+function whyUnsendable(call: ToolCall): string | undefined {
+  if (call.invalid !== undefined) return call.invalid;
+  if (call.rawArgs === undefined) return undefined;
+  const quoted = JSON.stringify(call.rawArgs.slice(0, RAW_ARGS_CHARS));
+  return `The arguments were not a JSON object, so ${call.name} was not called: ${quoted}`;
+}
+
+/**
  * Makes the round's calls while the ceiling allows; returns true when the round asked for more
  * calls than were left (the step then ends at the ceiling with exactly `ceiling` calls made).
  * Throws StepStopped, after answering every call of the round, when the step must stop.
@@ -67,13 +80,10 @@ export async function runCalls(ctx: CallsContext, toolCalls: readonly ToolCall[]
       answer(call, CEILING_TEXT, true);
       continue;
     }
-    if (call.rawArgs !== undefined || call.invalid !== undefined) {
-      // Arguments that are not a JSON object cannot be sent as the model meant them; sending
-      // `{}` instead would run the tool on defaults the model never chose. A call the adapter
-      // marked invalid (cut off, unparsable) is the same: answered, never sent.
+    const unsent = whyUnsendable(call);
+    if (unsent !== undefined) {
       calls.push({ tool: call.name, key: callKey(call.name, {}), outcome: 'invalid_arguments' });
-      const quoted = JSON.stringify((call.rawArgs ?? '').slice(0, RAW_ARGS_CHARS));
-      answer(call, call.invalid ?? `The arguments were not a JSON object, so ${call.name} was not called: ${quoted}`, true);
+      answer(call, unsent, true);
       continue;
     }
     try {

@@ -57,14 +57,12 @@ async function send(site: CallSite, mechanisms: Mechanisms, wire: () => Promise<
 }
 
 /**
- * Applies the mechanisms to each call of a pass. Two shortcuts keep the per-call cost down
- * without changing a verdict: the breaker is not asked while nothing has failed in the turn
- * (it refuses only recorded failures), and the repeat guard never sees a tool that is not
- * deterministic (it never short-circuits one, and the trace, not the guard, counts repeats).
+ * Applies the mechanisms to each call of a pass. The repeat guard never sees a tool the lane
+ * does not hold deterministic: it never short-circuits one, and the trace, not the guard,
+ * counts repeats.
  */
 export class CallPipeline {
   readonly #mechanisms: Mechanisms;
-  #failuresThisTurn = 0;
 
   constructor(mechanisms: Mechanisms) {
     this.#mechanisms = mechanisms;
@@ -76,7 +74,6 @@ export class CallPipeline {
 
   openTurn(turn: number): void {
     this.#mechanisms.breaker?.openTurn(turn);
-    this.#failuresThisTurn = 0;
   }
 
   /** Decides whether the call is sent, sends it if so, and records the outcome in each mechanism. */
@@ -84,7 +81,7 @@ export class CallPipeline {
     const { breaker, circuits, isDeterministic } = this.#mechanisms;
     const repeats = isDeterministic(site.name) ? this.#mechanisms.repeats : undefined;
     const { name, server, key, turn, round } = site;
-    const refused = this.#failuresThisTurn > 0 ? breaker?.checkKey(name, key) : undefined;
+    const refused = breaker?.checkKey(name, key);
     if (refused !== undefined && !refused.allowed) return { text: refused.text, outcome: 'refused', errorType: 'breaker' };
     const repeat = repeats?.observeKey(name, key);
     if (repeat?.shortCircuit === true) return { text: repeat.text, outcome: 'short_circuited' };
@@ -99,10 +96,7 @@ export class CallPipeline {
       // A timeout is no answer either, so it counts against the server; it is not a failure
       // of the call itself, because a long wait re-asked is often exactly right.
       circuits?.failure(server);
-      if (decision.outcome === 'failed' && breaker !== undefined) {
-        breaker.recordFailureKey(name, key, round, decision.text);
-        this.#failuresThisTurn += 1;
-      }
+      if (decision.outcome === 'failed') breaker?.recordFailureKey(name, key, round, decision.text);
     }
     return circuit?.probe === true ? { ...decision, probe: true } : decision;
   }
