@@ -1,7 +1,7 @@
 // A step's checks, judged over what the step did. Each says why it failed, in words a rung
 // author can act on. Checks read the pass's workspace and database but never change them.
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Check } from './schema.ts';
 
@@ -133,10 +133,11 @@ export function mostRepeated(calls: readonly StepCall[]): { tool: string; repeat
   return worst;
 }
 
+/** The file's full path when it is the workspace or under it; a name like `..notes` is under it. */
 function insideWorkspace(workspace: string, path: string): string | undefined {
-  const full = resolve(workspace, path);
-  const rel = relative(workspace, full);
-  return rel.startsWith('..') || isAbsolute(rel) ? undefined : full;
+  const root = resolve(workspace);
+  const full = resolve(root, path);
+  return full === root || full.startsWith(root + sep) ? full : undefined;
 }
 
 async function queryRows(databasePath: string, query: string): Promise<unknown[][] | string> {

@@ -52,6 +52,8 @@ describe('what the wire answered', () => {
 
   it('says how long a timed-out call waited and that it may still run, with the deadline on', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
+    // Not at zero: the wait is measured from when the call started, not from the clock's origin.
+    vi.advanceTimersByTime(50_000);
     const late = () => {
       vi.advanceTimersByTime(2_340);
       throw timeout();

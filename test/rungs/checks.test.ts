@@ -14,6 +14,7 @@ beforeAll(async () => {
   workspace = await mkdtemp(join(tmpdir(), 'ladder-checks-'));
   await mkdir(join(workspace, 'conf'));
   await writeFile(join(workspace, 'conf', 'app.yaml'), 'port: 8080\nmode: fast\n');
+  await writeFile(join(workspace, '..notes.txt'), 'kept\n');
   databasePath = join(workspace, 'bench.sqlite');
   const db = new Database(databasePath);
   db.exec("CREATE TABLE orders (id INTEGER, item TEXT); INSERT INTO orders VALUES (1001, 'lamp')");
@@ -57,6 +58,16 @@ describe('file checks', () => {
   });
   it('refuse a path outside the workspace', async () => {
     expect((await one({ file: { path: '../etc/passwd', exists: true } })).why).toBe('../etc/passwd is outside the workspace');
+    expect((await one({ file: { path: 'conf/../../x', exists: false } })).why).toBe('conf/../../x is outside the workspace');
+    expect((await one({ file: { path: '/etc/passwd', exists: true } })).why).toBe('/etc/passwd is outside the workspace');
+  });
+  it('read a file whose name starts with two dots, which is inside the workspace', async () => {
+    expect((await one({ file: { path: '..notes.txt', exists: true, matches: '^kept$' } })).passed).toBe(true);
+    expect((await one({ file: { path: 'conf/../..notes.txt', exists: true } })).passed).toBe(true);
+  });
+  it('take the workspace itself as inside it, and as no file', async () => {
+    expect(await one({ file: { path: '.', exists: false } })).toMatchObject({ passed: true });
+    expect((await one({ file: { path: '.', exists: true } })).why).toBe('. does not exist');
   });
 });
 
