@@ -85,6 +85,12 @@ describe('formatArm', () => {
     ]);
     for (const arm of arms) expect(parseArm(formatArm(arm))).toEqual(arm);
   });
+
+  it('writes a breaker that is off as off, whatever key it would use when on', () => {
+    // breakerKey matters only with the breaker on (Arm's own comment); an arm built in code may carry either.
+    expect(formatArm({ ...ARM_OFF, breakerKey: 'tool' })).toBe('off');
+    expect(formatArm({ ...ARM_ON, breaker: false, breakerKey: 'tool' })).toBe('breaker=off,circuit=on,repeats=on,deadline=on,roster=on,cap=on');
+  });
 });
 
 describe('parseArm, word for word', () => {
