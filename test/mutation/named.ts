@@ -402,7 +402,7 @@ const NUMBERS: NamedMutation[] = [
   },
   {
     name: 'file check reads outside the workspace', file: CHECKS,
-    edits: [{ search: "return rel.startsWith('..') || isAbsolute(rel) ? undefined : full;", replace: 'return full;' }],
+    edits: [{ search: 'return full === root || full.startsWith(root + sep) ? full : undefined;', replace: 'return full;' }],
     breaks: 'a check passes on a file outside the pass\'s folder', why: 'one pass could pass on another\'s work', tests: CHECK_TESTS,
   },
   {
@@ -616,7 +616,7 @@ const PIPELINE: NamedMutation[] = [
   },
   {
     name: 'invalid arguments sent anyway', file: AGENT_CALLS,
-    edits: [{ search: 'if (call.rawArgs !== undefined || call.invalid !== undefined) {', replace: 'if (false) {' }],
+    edits: [{ search: 'if (unsent !== undefined) {', replace: 'if (false) {' }],
     breaks: 'a call whose arguments did not parse runs on defaults', why: 'the tool does what the model never chose', tests: LOOP_TESTS,
   },
   {
@@ -635,7 +635,7 @@ const PIPELINE: NamedMutation[] = [
   },
   {
     name: 'a timeout trips the breaker', file: LANE_CALLS,
-    edits: [{ search: "if (decision.outcome === 'failed' && breaker !== undefined) {", replace: 'if (breaker !== undefined) {' }],
+    edits: [{ search: "if (decision.outcome === 'failed') breaker?.recordFailureKey(", replace: 'breaker?.recordFailureKey(' }],
     breaks: 'a long wait that timed out cannot be asked again in its turn', why: 'a re-asked long wait is often exactly right', tests: LANE_CALL_TESTS,
   },
   {
