@@ -1,7 +1,7 @@
 // One round's tool calls, on a hand-built lane that answers as each test scripts it: which calls
 // are made, what each records, and the tool message every call gets, made or not.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CEILING_TEXT, runCalls } from '../../src/agent/calls.ts';
+import { runCalls } from '../../src/agent/calls.ts';
 import type { StepCallRecord } from '../../src/agent/calls.ts';
 import type { ToolLane } from '../../src/agent/loop.ts';
 import { StepLimits } from '../../src/agent/limits.ts';
@@ -12,6 +12,7 @@ import { callKey } from '../../src/reliability/index.ts';
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
+const CEILING_TEXT = "The step's tool-call ceiling was reached, so this call was not made.";
 const NOT_MADE_LIMIT = "The step's time limit passed before this call was made, so it was not made.";
 const NOT_MADE_INTERRUPT = 'The run was interrupted before this call was made, so it was not made.';
 const CUT_OFF_LIMIT = "The step's time limit passed while this call was running; the tool may still be running on the server.";
