@@ -111,11 +111,13 @@ describe('a pass\'s first and last events', () => {
     const end = events.at(-1)!;
     expect(Object.keys(end).sort()).toEqual(['ms', 'passed', 'steps', 't', 'type', 'v']);
     expect(end).toMatchObject({ type: 'pass.end', passed: true, steps: 1 });
-    // The pass's time is the trace's own clock at its end, in whole milliseconds.
+    // The pass's time is read on the trace's own clock, in whole milliseconds, after the event
+    // before pass.end and before pass.end itself is stamped (bounds, not a gap: a loaded machine
+    // may pause between the two readings).
     const { ms, t } = end as { ms: number; t: number };
     expect(Number.isInteger(ms)).toBe(true);
-    expect(Math.abs(ms - t)).toBeLessThanOrEqual(1);
-    expect(t).toBeGreaterThanOrEqual(events.at(-2)!.t);
+    expect(ms).toBeGreaterThanOrEqual(events.at(-2)!.t - 0.5);
+    expect(ms).toBeLessThanOrEqual(t + 0.5);
   });
 
   it('says the content is redacted when it is', async () => {
