@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
+import { inputMistake } from './errors.ts';
 import { COMPARED_METRICS, DEFAULT_REPORT_SEED, FORMATS } from '../report/choices.ts';
 import type { Format } from '../report/choices.ts';
 
@@ -48,9 +49,7 @@ export async function runCompare(args: CompareArgs, world: CompareWorld = {}): P
     for (const f of failures) err(`ladder compare: B is significantly worse than A on ${f.metric} (${f.label})`);
     return failures.length > 0 ? 1 : 0;
   } catch (error) {
-    if (!(error instanceof ReportInputError) && !(error instanceof PriceFileError)) throw error;
-    err(`ladder compare: ${error.message}`);
-    return 2;
+    return inputMistake('compare', error, err, [ReportInputError, PriceFileError]);
   }
 }
 

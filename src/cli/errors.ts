@@ -183,3 +183,23 @@ export async function runProgram(program: Argv, write: (line: string) => void = 
     process.exitCode = 2;
   }
 }
+
+/** The positional every command that reads a run takes. */
+export const RUN_FOLDER = { type: 'string', demandOption: true, describe: 'Results folder (results/<run-id>)' } as const;
+
+/** Any error class, whatever its constructor takes. */
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/**
+ * How a command ends on input it cannot use (a results folder, a rung or price file, a
+ * collector's address): each line of the error (its `lines` where it has them) as
+ * `ladder <command>: …` on stderr, and exit 2. An error of any other kind is a defect in
+ * Ladder, so it goes on up with its stack.
+ */
+export function inputMistake(command: string, error: unknown, err: (line: string) => void, kinds: readonly ErrorClass[]): 2 {
+  if (!kinds.some((kind) => error instanceof kind)) throw error;
+  const { lines } = error as { lines?: unknown };
+  const said = Array.isArray(lines) ? lines.map(String) : [(error as Error).message];
+  for (const line of said) err(`ladder ${command}: ${line}`);
+  return 2;
+}

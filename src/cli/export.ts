@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { inputMistake, RUN_FOLDER } from './errors.ts';
 import type { Transport } from '../export/index.ts';
 
 // `ladder export <run> --otlp <url>`: the run's traces as OpenTelemetry spans, sent to an
@@ -59,9 +60,7 @@ export async function runExport(args: ExportArgs, world: ExportWorld = {}): Prom
     }
     return 0;
   } catch (error) {
-    if (!(error instanceof ExportError) && !(error instanceof ReportInputError)) throw error;
-    err(`ladder export: ${error.message}`);
-    return 2;
+    return inputMistake('export', error, err, [ExportError, ReportInputError]);
   }
 }
 
@@ -70,7 +69,7 @@ export const exportCommand: CommandModule<object, ExportArgs> = {
   describe: 'Send a run\'s traces to an OpenTelemetry collector as OTLP/HTTP spans (GenAI and MCP conventions)',
   builder: (yargs) =>
     yargs
-      .positional('run', { type: 'string', demandOption: true, describe: 'Results folder (results/<run-id>)' })
+      .positional('run', RUN_FOLDER)
       .option('otlp', { type: 'string', demandOption: true, describe: 'The collector\'s OTLP/HTTP address, e.g. http://127.0.0.1:4318 (/v1/traces is added)' })
       .option('header', { type: 'string', array: true, describe: 'name=value sent with every request (auth), repeatable; also read from OTEL_EXPORTER_OTLP_HEADERS' })
       .option('content', { type: 'boolean', default: false, describe: 'Attach prompts, replies, tool arguments and results (opt-in GenAI attributes); never for a redacted run' }),

@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { inputMistake } from './errors.ts';
 
 // `ladder merge <out> <shards..>`: joins shard folders of one run into one results folder,
 // then writes its summary.json. The runner is imported when the command runs.
@@ -27,9 +28,7 @@ export async function runMerge(
       (damaged === 0 ? '' : ` (${damaged} damaged, left out of every figure)`));
     return 0;
   } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    for (const line of error.lines) err(`ladder merge: ${line}`);
-    return 2;
+    return inputMistake('merge', error, err, [InputError]);
   }
 }
 

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
+import { inputMistake, RUN_FOLDER } from './errors.ts';
 import { DEFAULT_REPORT_SEED } from '../report/choices.ts';
 
 export interface ReportArgs {
@@ -29,9 +30,7 @@ export async function runReport(
     out(`ladder report: wrote ${path}`);
     return 0;
   } catch (error) {
-    if (!(error instanceof ReportInputError) && !(error instanceof PriceFileError)) throw error;
-    err(`ladder report: ${error.message}`);
-    return 2;
+    return inputMistake('report', error, err, [ReportInputError, PriceFileError]);
   }
 }
 
@@ -40,7 +39,7 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
   describe: 'Write the HTML report of one run (its arms compared, with plots; one file that opens offline)',
   builder: (yargs) =>
     yargs
-      .positional('run', { type: 'string', demandOption: true, describe: 'Results folder (results/<run-id>)' })
+      .positional('run', RUN_FOLDER)
       .option('output', { type: 'string', describe: 'Write here instead of <run>/report.html' })
       .option('seed', { type: 'number', default: DEFAULT_REPORT_SEED, describe: 'Bootstrap seed (the same seed gives the same intervals)' })
       .option('prices', { type: 'string', describe: 'A JSON price file: cost the run(s) at these prices instead of those recorded when they ran' }),

@@ -1,5 +1,6 @@
 import { join, relative, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
+import { inputMistake, RUN_FOLDER } from './errors.ts';
 
 export interface RescoreArgs {
   readonly run: string;
@@ -36,13 +37,7 @@ export async function runRescore(args: RescoreArgs, world: RescoreWorld = {}): P
     out(text);
     return 0;
   } catch (error) {
-    if (error instanceof InputError) {
-      for (const line of error.lines) err(`ladder rescore: ${line}`);
-      return 2;
-    }
-    if (!(error instanceof ReportInputError)) throw error;
-    err(`ladder rescore: ${error.message}`);
-    return 2;
+    return inputMistake('rescore', error, err, [InputError, ReportInputError]);
   }
 }
 
@@ -51,7 +46,7 @@ export const rescoreCommand: CommandModule<object, RescoreArgs> = {
   describe: "Judge a run's recorded steps again with the current rung files (no model, no servers); writes summary.rescored.json",
   builder: (yargs) =>
     yargs
-      .positional('run', { type: 'string', demandOption: true, describe: 'Results folder (results/<run-id>)' })
+      .positional('run', RUN_FOLDER)
       .positional('rungs', { type: 'string', array: true, describe: "Rung files, folders or names to judge with (default: the files the run's manifest names)" })
       .option('out', { type: 'string', describe: 'Write the rescored summary here instead of <run>/summary.rescored.json' }),
   handler: async (argv) => {

@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { inputMistake, RUN_FOLDER } from './errors.ts';
 
 export interface ShowArgs {
   readonly run: string;
@@ -34,9 +35,7 @@ export async function runShow(args: ShowArgs, world: ShowWorld = {}): Promise<nu
     out(await showText(args, (world.colour ?? colourByDefault()) ? ansiColour : noColour));
     return 0;
   } catch (error) {
-    if (!(error instanceof ReportInputError)) throw error;
-    err(`ladder show: ${error.message}`);
-    return 2;
+    return inputMistake('show', error, err, [ReportInputError]);
   }
 }
 
@@ -45,7 +44,7 @@ export const showCommand: CommandModule<object, ShowArgs> = {
   describe: 'List the passes of a run that did not pass, with why; with a rung, print one pass as a transcript',
   builder: (yargs) =>
     yargs
-      .positional('run', { type: 'string', demandOption: true, describe: 'Results folder (results/<run-id>)' })
+      .positional('run', RUN_FOLDER)
       .positional('rung', { type: 'string', describe: 'Rung whose pass to print' })
       .option('arm', { type: 'string', describe: 'Arm of the pass (default: the first pass that did not pass)' })
       .option('pass', { type: 'number', describe: 'Pass index, 0-based (default: the first that did not pass)' })

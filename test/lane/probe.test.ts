@@ -1,37 +1,29 @@
 // `ladder probe` and the Streamable HTTP path, against a real HTTP server on 127.0.0.1.
 import { createServer } from 'node:http';
-import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Lane } from '../../src/lane/index.ts';
 import type { StdioServerConfig } from '../../src/lane/index.ts';
 import { probeTarget, runProbe, sampleArgs, splitCommand } from '../../src/lane/probe.ts';
 import { MemoryTrace } from '../../src/trace/index.ts';
+import { startStatelessMcp } from '../helpers/statelessMcp.ts';
+import type { StatelessMcp } from '../helpers/statelessMcp.ts';
 
 const TOKEN = 'Bearer sk-http-secret-9876';
-let http: Server;
+let server: StatelessMcp;
 let url: string;
 const seenHeaders: IncomingHttpHeaders[] = [];
 
 beforeAll(async () => {
-  // Stateless: a fresh server and transport per request, as a hosted server would run.
-  http = createServer(async (req, res) => {
-    seenHeaders.push(req.headers);
-    const mcp = new McpServer({ name: 'adder', version: '1.0.0' });
+  server = await startStatelessMcp('adder', (mcp) => {
     mcp.registerTool('add_numbers', { description: 'Adds two numbers\nsecond line', inputSchema: { a: z.number(), b: z.number() } },
       ({ a, b }) => ({ content: [{ type: 'text', text: `sum ${a + b}` }] }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => void transport.close());
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  }, (req) => seenHeaders.push(req.headers));
+  ({ url } = server);
 });
-afterAll(() => new Promise<void>((resolve) => http.close(() => resolve())));
+afterAll(() => server.close());
 
 describe('a Streamable HTTP server', () => {
   it('gets the configured headers on every request, and no header value enters the trace', async () => {

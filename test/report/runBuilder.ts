@@ -3,6 +3,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+import { summarizeRun } from '../../src/report/summary.ts';
+import type { RunSummary } from '../../src/report/summary.ts';
 import type { Outcome, StepEndReason, TraceEventInput } from '../../src/trace/index.ts';
 
 export interface CallSpec {
@@ -104,6 +107,26 @@ export interface RunSpec {
 export function tempDir(prefix = 'ladder-report-'): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A fresh folder for each test of the calling file (made before it, removed after it), and a
+ * summary of a run written there, with the arm `on` unless the spec names others.
+ */
+export function runFolderPerTest(): { readonly dir: string; summarize: (spec: RunSpec) => Promise<RunSummary> } {
+  let current: { dir: string; remove: () => void } | undefined;
+  beforeEach(() => {
+    current = tempDir();
+  });
+  afterEach(() => current?.remove());
+  const folder = {
+    get dir(): string {
+      if (current === undefined) throw new Error('runFolderPerTest: the folder exists only while a test runs');
+      return current.dir;
+    },
+    summarize: async (spec: RunSpec) => summarizeRun(writeRun(folder.dir, { arms: ['on'], ...spec })),
+  };
+  return folder;
 }
 
 export function writeRun(dir: string, spec: RunSpec): string {

@@ -1,20 +1,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ReportInputError, canonicalArm } from '../../src/report/results.ts';
 import { summarizeRun, summaryJson, writeSummary } from '../../src/report/summary.ts';
 import type { RunSummary } from '../../src/report/summary.ts';
-import { passJsonl, tempDir, writeRun } from './runBuilder.ts';
+import { passJsonl, runFolderPerTest, writeRun } from './runBuilder.ts';
 import type { PassSpec, RunSpec } from './runBuilder.ts';
 
-let dir: string;
-let remove: () => void;
-beforeEach(() => ({ dir, remove } = tempDir()));
-afterEach(() => remove());
-
-async function summarize(spec: RunSpec): Promise<RunSummary> {
-  return summarizeRun(writeRun(dir, { arms: ['on'], ...spec }));
-}
+const folder = runFolderPerTest();
+const { summarize } = folder;
 
 const overall = (s: RunSummary, arm = 'on') => s.arms.find((a) => a.arm === arm)!.overall;
 
@@ -39,12 +33,12 @@ describe('reading traces', () => {
   });
 
   it('leaves out a damaged trace and names the file and line', async () => {
-    writeRun(dir, { arms: ['on'], passes: [{ steps: [{}] }, { pass: 1, steps: [{}] }] });
-    const path = join(dir, 'traces', 'p001.jsonl');
+    writeRun(folder.dir, { arms: ['on'], passes: [{ steps: [{}] }, { pass: 1, steps: [{}] }] });
+    const path = join(folder.dir, 'traces', 'p001.jsonl');
     const lines = readFileSync(path, 'utf8').split('\n');
     lines[2] = 'not json';
     writeFileSync(path, lines.join('\n'));
-    const s = await summarizeRun(dir);
+    const s = await summarizeRun(folder.dir);
     expect(s.traces).toMatchObject({ passes: 1, damaged: 1, fileStates: { complete: 1, incomplete: 0, empty: 0, damaged: 1 } });
     expect(s.traces.problems).toEqual(['traces/p001.jsonl:3: not JSON; r on pass 1 left out']);
   });
@@ -56,10 +50,10 @@ describe('reading traces', () => {
   });
 
   it('finds traces in nested folders and takes identity from pass.start, not the file name', async () => {
-    writeRun(dir, { arms: ['on', 'off'], passes: [] });
-    mkdirSync(join(dir, 'traces', 'deep', 'er'), { recursive: true });
-    writeFileSync(join(dir, 'traces', 'deep', 'er', 'on-0.jsonl'), passJsonl({ arm: 'off', rung: 'x', steps: [{}] }));
-    const s = await summarizeRun(dir);
+    writeRun(folder.dir, { arms: ['on', 'off'], passes: [] });
+    mkdirSync(join(folder.dir, 'traces', 'deep', 'er'), { recursive: true });
+    writeFileSync(join(folder.dir, 'traces', 'deep', 'er', 'on-0.jsonl'), passJsonl({ arm: 'off', rung: 'x', steps: [{}] }));
+    const s = await summarizeRun(folder.dir);
     expect(s.arms.map((a) => [a.arm, a.overall.attempts])).toEqual([['on', 0], ['off', 1]]);
     expect(s.arms[1]!.rungs[0]!.rung).toBe('x');
   });
@@ -165,9 +159,9 @@ describe('outcome metrics', () => {
 
 describe('summary.json', () => {
   it('is the same text for the same run and says when the agents are synthetic', async () => {
-    writeRun(dir, { passes: [{ steps: [{}] }, { arm: 'off', steps: [{ passed: false }] }] });
-    const first = await writeSummary(dir);
-    expect(readFileSync(join(dir, 'summary.json'), 'utf8')).toBe(summaryJson(await summarizeRun(dir)));
+    writeRun(folder.dir, { passes: [{ steps: [{}] }, { arm: 'off', steps: [{ passed: false }] }] });
+    const first = await writeSummary(folder.dir);
+    expect(readFileSync(join(folder.dir, 'summary.json'), 'utf8')).toBe(summaryJson(await summarizeRun(folder.dir)));
     expect(first.notice).toMatch(/do not measure any model/);
     expect(Object.keys(first)).toEqual(['format', 'runId', 'status', 'model', 'notice', 'ladderVersion', 'gitSha', 'passesPlanned', 'traces', 'arms', 'pricing']);
   });
@@ -179,10 +173,10 @@ describe('summary.json', () => {
 
 describe('bad input', () => {
   it('says in one line when the folder or its manifest is missing or damaged', async () => {
-    await expect(summarizeRun(join(dir, 'nope'))).rejects.toThrow(/nope: no such results folder; name a folder written by ladder run/);
-    await expect(summarizeRun(dir)).rejects.toThrow(ReportInputError);
-    writeFileSync(join(dir, 'manifest.json'), '{"format": 2}');
-    await expect(summarizeRun(dir)).rejects.toThrow(/manifest.json: format: expected 1 .*got 2/);
+    await expect(summarizeRun(join(folder.dir, 'nope'))).rejects.toThrow(/nope: no such results folder; name a folder written by ladder run/);
+    await expect(summarizeRun(folder.dir)).rejects.toThrow(ReportInputError);
+    writeFileSync(join(folder.dir, 'manifest.json'), '{"format": 2}');
+    await expect(summarizeRun(folder.dir)).rejects.toThrow(/manifest.json: format: expected 1 .*got 2/);
   });
 
   it('reads arms in their canonical form, so two spellings of one arm are one arm', () => {

@@ -1,20 +1,12 @@
 // Where the time goes: per tool and per server latency and outcomes, the model's time per round,
 // and step time split three ways, counted from traces written for the purpose.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { summarizeRun } from '../../src/report/summary.ts';
+import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../src/report/summary.ts';
 import { latency } from '../../src/report/timing.ts';
-import { tempDir, writeRun } from './runBuilder.ts';
+import { runFolderPerTest } from './runBuilder.ts';
 import type { RunSpec } from './runBuilder.ts';
 
-let dir: string;
-let remove: () => void;
-beforeEach(() => ({ dir, remove } = tempDir()));
-afterEach(() => remove());
-
-async function summarize(spec: RunSpec): Promise<RunSummary> {
-  return summarizeRun(writeRun(dir, { arms: ['on'], ...spec }));
-}
+const { summarize } = runFolderPerTest();
 
 const overall = (s: RunSummary) => s.arms[0]!.overall;
 

@@ -2,12 +2,9 @@
 // process over Streamable HTTP (a `url:` server: no process to start, so each pass takes
 // milliseconds) and a scripted model. pass.test.ts covers what needs real processes.
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ProviderError } from '../../src/models/retry.ts';
@@ -19,10 +16,12 @@ import { unpackSnapshot } from '../../src/runner/snapshot.ts';
 import { readTraceAll } from '../../src/trace/index.ts';
 import type { TraceEvent } from '../../src/trace/index.ts';
 import { FakeModel } from '../agent/world.ts';
+import { startStatelessMcp } from '../helpers/statelessMcp.ts';
+import type { StatelessMcp } from '../helpers/statelessMcp.ts';
 import type { Reply } from '../agent/world.ts';
 import { removeTempDirs, tempDir } from './helpers.ts';
 
-let http: Server;
+let server: StatelessMcp;
 let url: string;
 /** Every call a tool of the served server received, by tool name. */
 const received: string[] = [];
@@ -30,10 +29,7 @@ const received: string[] = [];
 let requests = 0;
 
 beforeAll(async () => {
-  // Stateless: a fresh MCP server and transport per request.
-  http = createServer(async (req, res) => {
-    requests += 1;
-    const mcp = new McpServer({ name: 'notes', version: '1.0.0' });
+  server = await startStatelessMcp('notes', (mcp) => {
     // `read` says it is deterministic; `list` says nothing.
     mcp.registerTool('read', { description: 'reads the note', _meta: { 'ladder/deterministic': true } }, () => {
       received.push('read');
@@ -48,16 +44,13 @@ beforeAll(async () => {
       await writeFile(path, text);
       return { content: [{ type: 'text', text: 'written' }] };
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => void transport.close());
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res);
+  }, () => {
+    requests += 1;
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  ({ url } = server);
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => http.close(() => resolve()));
+  await server.close();
   await removeTempDirs();
 });
 

@@ -12,6 +12,7 @@ import { PassThrough } from 'node:stream';
 import { runLadder } from '../../src/cli/runLadder.ts';
 import type { RunArgs } from '../../src/cli/runLadder.ts';
 import { PolicyServer } from '../helpers/policyServer.ts';
+import { SCRIPTED_POLICY, scriptedRung } from './scriptedRung.ts';
 import { removeTempDirs, ROOT, tempDir } from './helpers.ts';
 
 /** A run in this process: standard output and the progress lines in `lines`, standard error in `errors`. */
@@ -26,46 +27,8 @@ async function quietRun(args: RunArgs): Promise<{ code: number; lines: string[];
   return { code, lines, errors };
 }
 
-const RUNG = `name: provider-paced
-description: Copy a value between files, then look up the service port.
-origin: test fixture
-servers:
-  wb:
-    workbench: {}
-setup:
-  files:
-    in/value.txt: "42\\n"
-steps:
-  - prompt: Write the number in in/value.txt into out/value.txt.
-    ceiling: 4
-    checks:
-      - file: { path: out/value.txt, matches: '^42$' }
-    reference:
-      calls:
-        - { tool: wb__files_read, args: { path: in/value.txt } }
-        - { tool: wb__files_write, args: { path: out/value.txt, content: "42\\n" } }
-      answer: Wrote 42 to out/value.txt.
-  - prompt: Which port does the service listen on, according to the catalog?
-    ceiling: 4
-    checks:
-      - called: wb__catalog_lookup
-      - answer: { mentions: ['8080'] }
-    reference:
-      calls:
-        - { tool: wb__catalog_lookup, args: { topic: config/service } }
-      answer: The catalog says the service listens on port 8080.
-`;
-
-const POLICY = [
-  {
-    calls: [
-      { name: 'wb__files_read', args: { path: 'in/value.txt' } },
-      { name: 'wb__files_write', args: { path: 'out/value.txt', content: '42\n' } },
-    ],
-    answer: 'Wrote 42 to out/value.txt.',
-  },
-  { calls: [{ name: 'wb__catalog_lookup', args: { topic: 'config/service' } }], answer: 'The catalog says the service listens on port 8080.' },
-];
+const RUNG = scriptedRung('provider-paced');
+const POLICY = SCRIPTED_POLICY;
 
 let dir: string;
 let rung: string;

@@ -12,48 +12,11 @@ import { listTraces } from '../../src/runner/store.ts';
 import { readTraceAll } from '../../src/trace/index.ts';
 import type { TraceEvent } from '../../src/trace/index.ts';
 import { PolicyServer } from '../helpers/policyServer.ts';
+import { SCRIPTED_POLICY, scriptedRung } from './scriptedRung.ts';
 import { removeTempDirs, ROOT, tempDir, tracesWithoutTimes } from './helpers.ts';
 
-const RUNG = `name: replayed
-description: Copy a value between files, then look up the service port.
-origin: test fixture
-servers:
-  wb:
-    workbench: {}
-setup:
-  files:
-    in/value.txt: "42\\n"
-steps:
-  - prompt: Write the number in in/value.txt into out/value.txt.
-    ceiling: 4
-    checks:
-      - file: { path: out/value.txt, matches: '^42$' }
-    reference:
-      calls:
-        - { tool: wb__files_read, args: { path: in/value.txt } }
-        - { tool: wb__files_write, args: { path: out/value.txt, content: "42\\n" } }
-      answer: Wrote 42 to out/value.txt.
-  - prompt: Which port does the service listen on, according to the catalog?
-    ceiling: 4
-    checks:
-      - called: wb__catalog_lookup
-      - answer: { mentions: ['8080'] }
-    reference:
-      calls:
-        - { tool: wb__catalog_lookup, args: { topic: config/service } }
-      answer: The catalog says the service listens on port 8080.
-`;
-
-const POLICY = [
-  {
-    calls: [
-      { name: 'wb__files_read', args: { path: 'in/value.txt' } },
-      { name: 'wb__files_write', args: { path: 'out/value.txt', content: '42\n' } },
-    ],
-    answer: 'Wrote 42 to out/value.txt.',
-  },
-  { calls: [{ name: 'wb__catalog_lookup', args: { topic: 'config/service' } }], answer: 'The catalog says the service listens on port 8080.' },
-];
+const RUNG = scriptedRung('replayed');
+const POLICY = SCRIPTED_POLICY;
 
 const KEY = 'sk-replay-test-key-0123456789';
 
