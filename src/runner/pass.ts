@@ -86,10 +86,16 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
     return outcome;
   };
 
+  // Servers that fail to start because the run was interrupted meanwhile (a connection the
+  // signal aborted) are the interruption, not a harness fault: the pass ends as interrupted,
+  // without pass.end, so --resume makes it again.
+  const startFailed = (errors: readonly string[]): PassOutcome =>
+    end(input.signal?.aborted === true ? { passed: false, interrupted: true, steps: [] } : { passed: false, interrupted: false, steps: [], error: errors.join('; ') });
+
   const arm = parseArm(id.arm);
   // Remote servers the pass runs itself (`{url, start}`) are up before the lane connects.
   await using remote = await startServers(rung, folder.workspace, CONNECT_TIMEOUT_MS);
-  if (remote.errors.length > 0) return end({ passed: false, interrupted: false, steps: [], error: remote.errors.join('; ') });
+  if (remote.errors.length > 0) return startFailed(remote.errors);
   let lane: Lane;
   try {
     lane = await Lane.connect({
@@ -108,9 +114,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
     return end({ passed: false, interrupted: false, steps: [], error: error.message });
   }
   await using _lane = lane;
-  if (lane.startErrors.length > 0) {
-    return end({ passed: false, interrupted: false, steps: [], error: lane.startErrors.map((e) => e.message).join('; ') });
-  }
+  if (lane.startErrors.length > 0) return startFailed(lane.startErrors.map((e) => e.message));
   const toolLane: ToolLane = {
     openTurn: async () => {
       const turn = await lane.openTurn();

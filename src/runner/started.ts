@@ -80,8 +80,9 @@ export function startCommand(spec: StartedSpec, workspace: string, port: number)
 export async function startServers(rung: Rung, workspace: string, timeoutMs: number): Promise<StartedServers> {
   const children: ChildProcess[] = [];
   const ports = new Map<string, number>();
-  const errors: string[] = [];
-  await Promise.all(Object.entries(rung.servers).filter(([, spec]) => startsOwnServer(spec)).map(async ([name, spec]) => {
+  // Each server's failure at its place in the rung, so two failures read the same every run.
+  const failures: (string | undefined)[] = [];
+  await Promise.all(Object.entries(rung.servers).filter(([, spec]) => startsOwnServer(spec)).map(async ([name, spec], i) => {
     const port = await freePort();
     const { command, args, env, cwd } = startCommand(spec as StartedSpec, workspace, port);
     const child = spawn(command, args, { cwd, env: { ...getDefaultEnvironment(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -103,8 +104,9 @@ export async function startServers(rung: Rung, workspace: string, timeoutMs: num
     }
     const why = exited ?? `not listening on port ${port} after ${Math.round(timeoutMs / 1000)} s`;
     const last = tail.trim().split('\n').at(-1)?.slice(0, 200);
-    errors.push(`server "${name}" did not start (${[command, ...args].join(' ')}): ${why}${last ? `; stderr ends: ${last}` : ''}`);
+    failures[i] = `server "${name}" did not start (${[command, ...args].join(' ')}): ${why}${last ? `; stderr ends: ${last}` : ''}`;
   }));
+  const errors = failures.filter((failure) => failure !== undefined);
   return { ports, errors, [Symbol.asyncDispose]: () => stopAll(children) };
 }
 

@@ -190,8 +190,7 @@ describe('a pass\'s verdict', () => {
     expect(events.at(-1)).toMatchObject({ type: 'pass.end', passed: false, steps: 2 });
   });
 
-  it('interrupted before its servers connect, connects to none and runs no step', async () => {
-    // (It ends as a harness error, with pass.end; the run, which sees its own signal, drops it.)
+  it('interrupted before its servers connect, connects to none, runs no step and ends as interrupted', async () => {
     const stop = new AbortController();
     stop.abort();
     const before = requests;
@@ -199,8 +198,8 @@ describe('a pass\'s verdict', () => {
       { signal: stop.signal });
     expect(requests).toBe(before);
     expect(model.requests).toEqual([]);
-    expect(outcome).toMatchObject({ passed: false, steps: [] });
-    expect(events.map((e) => e.type)).not.toContain('step.start');
+    expect(outcome).toEqual({ passed: false, interrupted: true, steps: [] });
+    expect(events.map((e) => e.type)).toEqual(['pass.start']);
   });
 });
 
@@ -320,19 +319,20 @@ ${STEP('say it', 2, '[{ answer: { mentions: [alpha] } }]')}`);
     expect(events[1]).toMatchObject({ passed: false, steps: 0, error: outcome.error });
   });
 
-  it('names every server it starts itself that exited before it listened, in one line, and ends with pass.end', async () => {
-    const exits = (code: number) => `{ url: "http://127.0.0.1:{port}/mcp", start: { command: ${JSON.stringify(process.execPath)}, args: ["-e", "process.exit(${code})"] } }`;
+  it('names every server it starts itself that exited before it listened, in the rung\'s order, in one line, and ends with pass.end', async () => {
+    // "one" exits after "two" has, so a list kept in the order of the failures would start with "two".
+    const exits = (code: number, afterMs = 0) => `{ url: "http://127.0.0.1:{port}/mcp", start: { command: ${JSON.stringify(process.execPath)}, `
+      + `args: ["-e", "setTimeout(() => process.exit(${code}), ${afterMs})"] } }`;
     const rung = parseRung('r.yaml', `name: r
 description: d
 servers:
-  one: ${exits(3)}
+  one: ${exits(3, 500)}
   two: ${exits(4)}
 steps:
 ${STEP('say it', 2, '[{ answer: { mentions: [alpha] } }]')}`);
     const { outcome, events } = await pass(rung, () => ({ text: 'alpha' }));
     expect(outcome).toMatchObject({ passed: false, interrupted: false, steps: [] });
-    // In the order they failed, which the two processes decide.
-    const lines = outcome.error!.split('; ').sort();
+    const lines = outcome.error!.split('; ');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^server "one" did not start \(.*\): exited \(code 3\)$/);
     expect(lines[1]).toMatch(/^server "two" did not start \(.*\): exited \(code 4\)$/);
