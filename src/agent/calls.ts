@@ -86,12 +86,16 @@ export async function runCalls(ctx: CallsContext, toolCalls: readonly ToolCall[]
       answer(call, unsent, true);
       continue;
     }
+    const sent = ctx.lane.call(call.name, { ...call.args }, { round: ctx.round, id: call.id, signal: limits.signal });
     try {
-      const result = await limits.race(ctx.lane.call(call.name, { ...call.args }, { round: ctx.round, id: call.id }));
+      const result = await limits.race(sent);
       calls.push({ tool: call.name, key: callKey(call.name, call.args), outcome: result.outcome });
       answer(call, result.text, result.isError);
     } catch (error) {
       if (!(error instanceof StepStopped)) throw error;
+      // The lane saw the same signal and answers at once, its record of the call written: wait
+      // for it, so the trace has the call inside its step, never after step.end or pass.end.
+      await sent.catch(() => undefined);
       calls.push({ tool: call.name, key: callKey(call.name, call.args), outcome: 'abandoned' });
       answer(call, CUT_OFF[error.why], true);
       for (const rest of toolCalls.slice(i + 1)) answer(rest, NOT_MADE[error.why], true);

@@ -33,7 +33,8 @@ export class StepLimits implements Disposable {
 
   /**
    * Settles with `work`, or rejects with StepStopped as soon as the step must stop. The losing
-   * promise is left running (a tool call cannot be taken back) and its outcome is ignored.
+   * promise is left running and its outcome ignored: a provider's request carries `signal` and
+   * is dropped; a tool call carries it too, and the lane answers it at once as abandoned.
    */
   race<T>(work: Promise<T>): Promise<T> {
     work.catch(() => undefined);

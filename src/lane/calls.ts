@@ -6,7 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { RepeatGuard, ServerCircuits, TurnBreaker } from '../reliability/index.ts';
 import type { Outcome } from '../trace/index.ts';
-import { errorText, resultText, timeoutText } from './text.ts';
+import { abandonedText, errorText, resultText, timeoutText } from './text.ts';
 
 /** The mechanisms an arm switched on; absent means off. */
 export interface Mechanisms {
@@ -27,6 +27,12 @@ export interface CallSite {
   key: string;
   turn: number;
   round: number;
+  /**
+   * The step's stop signal (its time limit or an interrupt). When it aborts while the call
+   * runs, the SDK sends the server notifications/cancelled and stops waiting, and the call is
+   * recorded at once as abandoned: inside its step, never after the step or the pass ended.
+   */
+  signal?: AbortSignal;
 }
 
 export interface Decision {
@@ -47,6 +53,9 @@ async function send(site: CallSite, mechanisms: Mechanisms, wire: () => Promise<
     const text = resultText(result);
     return result.isError === true ? { text, outcome: 'failed', errorType: 'tool_error' } : { text, outcome: 'ok' };
   } catch (error) {
+    // No answer in the time the step had: to every mechanism a timeout (the server did not
+    // answer in time), named apart in the trace.
+    if (site.signal?.aborted === true) return { text: abandonedText(site.name), outcome: 'timeout', errorType: 'abandoned' };
     if (isTimeout(error)) {
       const text = mechanisms.deadline ? timeoutText(site.name, performance.now() - started) : errorText(error);
       return { text, outcome: 'timeout', errorType: 'timeout' };

@@ -12,7 +12,7 @@ import type { Emit, ToolCallEvent } from '../trace/index.ts';
 import { ARM_ON, parseArm } from './arm.ts';
 import type { Arm } from './arm.ts';
 import { CallPipeline } from './calls.ts';
-import type { Decision } from './calls.ts';
+import type { CallSite, Decision } from './calls.ts';
 import { validateServerNames } from './config.ts';
 import type { ServerConfig } from './config.ts';
 import { connectServer } from './connections.ts';
@@ -23,7 +23,7 @@ import { openRoster, refreshTool } from './turn.ts';
 import {
   DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_LIST_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS,
 } from './types.ts';
-import type { CallResult, LaneOptions, LaneTool, Turn } from './types.ts';
+import type { CallAt, CallResult, LaneOptions, LaneTool, Turn } from './types.ts';
 
 /** 64 bits of sha256: collisions are out of reach for the calls of a run. */
 const KEY_HEX_DIGITS = 16;
@@ -162,10 +162,10 @@ export class Lane {
   }
 
   /**
-   * Calls a tool of the current turn by its qualified name; always answers with text. `at.id`
-   * is the model's id for the call, recorded so the call joins its tool message in the trace.
+   * Calls a tool of the current turn by its qualified name; always answers with text. `at`
+   * places the call (CallAt): with `at.signal`, a call its step stops is answered at once.
    */
-  async call(name: string, args: Record<string, unknown> | undefined, at: { round: number; id?: string }): Promise<CallResult> {
+  async call(name: string, args: Record<string, unknown> | undefined, at: CallAt): Promise<CallResult> {
     this.#assertOpen();
     const current = this.#turn;
     if (current === undefined) throw new Error('Lane.call: open a turn with openTurn() before calling tools');
@@ -178,7 +178,7 @@ export class Lane {
     const tool = route?.tool ?? (refresh ? name.slice(HARNESS_SERVER.length + SEPARATOR.length) : name);
     const decision = sized === undefined
       ? { text: 'The arguments have no JSON form, so the call was not sent.', outcome: 'failed' as const, errorType: 'invalid_arguments' }
-      : await this.#decide(current, name, input, sized.callKey, at.round, route);
+      : await this.#decide(current, name, input, sized.callKey, at, route);
     const { key, argBytes } = sized ?? { key: hashCallKey(name), argBytes: 0 };
     const resultBytes = Buffer.byteLength(decision.text);
     const event: ToolCallInput = {
@@ -197,7 +197,7 @@ export class Lane {
   }
 
   /** Not async: a routed call's promise is handed straight back rather than wrapped in another. */
-  #decide(current: OpenTurn, name: string, args: Record<string, unknown>, key: string, round: number,
+  #decide(current: OpenTurn, name: string, args: Record<string, unknown>, key: string, at: CallAt,
     route: { server: string; tool: string } | undefined): Decision | Promise<Decision> {
     if (route === undefined) {
       if (name === REFRESH_TOOL && this.#roster !== undefined && current.roster.refreshOffered) {
@@ -209,12 +209,17 @@ export class Lane {
       return { text: unknownToolText(name), outcome: 'failed', errorType: 'unknown_tool' };
     }
     const connection = this.#connections.get(route.server)!;
-    const site = { name, server: route.server, key, turn: current.turn, round };
+    const site: CallSite = { name, server: route.server, key, turn: current.turn, round: at.round, signal: at.signal };
     return this.#pipeline.call(site, () =>
       connection.client.callTool({ name: route.tool, arguments: args }, undefined, this.#requestOptions(site)) as Promise<CallToolResult>);
   }
 
-  #requestOptions(site: { name: string; server: string; turn: number; round: number }): RequestOptions | undefined {
+  #requestOptions(site: CallSite): RequestOptions | undefined {
+    const options = this.#timeoutOptions(site);
+    return site.signal === undefined ? options : { ...options, signal: site.signal };
+  }
+
+  #timeoutOptions(site: CallSite): RequestOptions | undefined {
     if (!this.#pipeline.deadline) return this.#plainOptions.get(site.server);
     const onProgress = this.#options.onProgress;
     if (onProgress === undefined) return this.#sharedCallOptions;

@@ -36,6 +36,10 @@ export function timeoutText(name: string, ms: number): string {
   );
 }
 
+export function abandonedText(name: string): string {
+  return `The step ended while ${name} was running, so the harness stopped waiting and asked the server to cancel it; the tool may still have done its work.`;
+}
+
 export function unknownToolText(name: string): string {
   return `There is no tool named ${JSON.stringify(name)} in this turn's tool list, so nothing was called.`;
 }

@@ -65,6 +65,19 @@ export interface Turn {
   counters: RosterCounters;
 }
 
+/** Where a call stands in its step: the model's round, its id for the call, the step's stop signal. */
+export interface CallAt {
+  round: number;
+  /** The model's id for the call, recorded so the call joins its tool message in the trace. */
+  id?: string;
+  /**
+   * Aborted when the step must stop. The lane then stops waiting, asks the server to cancel
+   * (notifications/cancelled), and answers at once with the call recorded as abandoned, so the
+   * caller can wait for that answer before it ends the step.
+   */
+  signal?: AbortSignal;
+}
+
 export interface CallResult {
   text: string;
   isError: boolean;

@@ -132,10 +132,12 @@ class PassAcc {
     this.order = new PassOrder(start);
   }
 
-  step(step: number, t: number): StepAcc {
-    let acc = this.steps.get(step);
-    if (acc === undefined) this.steps.set(step, (acc = newStep(step, t)));
-    return acc;
+  /**
+   * The open step-run an event belongs to. It exists: PassOrder refuses (as damage) a round or
+   * a call outside its step before anything is added.
+   */
+  open(step: number): StepAcc {
+    return this.steps.get(step)!;
   }
 
   add(e: TraceEvent): void {
@@ -143,11 +145,11 @@ class PassAcc {
     if (e.type === 'step.start') this.steps.set(e.step, newStep(e.step, e.t));
     else if (e.type === 'tools.list') this.configured = e.configured;
     else if (e.type === 'model.request') {
-      const s = this.step(e.step, e.t);
+      const s = this.open(e.step);
       s.requests += 1;
       if (e.tools === 0 && this.configured > 0) s.zeroToolRounds += 1;
     } else if (e.type === 'model.response') {
-      const s = this.step(e.step, e.t);
+      const s = this.open(e.step);
       s.responses += 1;
       const input = e['gen_ai.usage.input_tokens'];
       const output = e['gen_ai.usage.output_tokens'];
@@ -164,8 +166,8 @@ class PassAcc {
   }
 
   call(e: Extract<TraceEvent, { type: 'tool.call' }>): void {
-    // The lane's turn for step s is s + 1 (src/trace/events.ts StepStart).
-    const s = this.step(e.turn - 1, e.t);
+    // The lane's turn for step s is s + 1 (src/trace/schema.ts, step.start).
+    const s = this.open(e.turn - 1);
     if (e.turn !== this.turn) {
       this.turn = e.turn;
       this.failedInTurn = new Set();
@@ -203,8 +205,7 @@ class PassAcc {
   }
 
   stepEnd(e: Extract<TraceEvent, { type: 'step.end' }>): void {
-    // Its step.start came first: a pass where it did not is damaged, and no longer added to.
-    const { tools, ...acc } = this.steps.get(e.step)!;
+    const { tools, ...acc } = this.open(e.step);
     this.steps.delete(e.step);
     this.done.push({
       ...acc, passed: e.passed, reason: e.reason, failedChecks: e.failedChecks.length, ms: e.ms, endT: e.t,

@@ -36,6 +36,17 @@ export class PassOrder {
       case 'step.end':
         if (!this.#open.delete(e.step)) return `step.end of step ${e.step} without its step.start`;
         return undefined;
+      case 'message':
+      case 'model.request':
+      case 'model.response':
+        // What is said within a step is written between its step.start and step.end.
+        if (!this.#open.has(e.step)) return `${e.type} of step ${e.step} outside that step`;
+        return undefined;
+      case 'tools.list':
+      case 'tool.call':
+        // The lane's turn for step s is s + 1.
+        if (!this.#open.has(e.turn - 1)) return `${e.type} of turn ${e.turn} outside its step (${e.turn - 1})`;
+        return undefined;
       case 'pass.end':
         this.#ended = true;
         return undefined;

@@ -5,7 +5,7 @@ import { runCalls } from '../../src/agent/calls.ts';
 import type { StepCallRecord } from '../../src/agent/calls.ts';
 import type { ToolLane } from '../../src/agent/loop.ts';
 import { StepLimits } from '../../src/agent/limits.ts';
-import type { CallResult } from '../../src/lane/index.ts';
+import type { CallAt, CallResult } from '../../src/lane/index.ts';
 import type { ChatMessage, ToolCall } from '../../src/models/types.ts';
 import { callKey } from '../../src/reliability/index.ts';
 
@@ -20,17 +20,32 @@ const CUT_OFF_INTERRUPT = 'The run was interrupted while this call was running; 
 
 interface Sent { name: string; args: Record<string, unknown> | undefined; round: number; id: string | undefined }
 
-/** A lane whose call answers with `reply(name)`; every call it got is in `sent`. */
-function laneOf(reply: (name: string) => Promise<Partial<CallResult>> = async () => ({ text: 'done', isError: false, outcome: 'ok' })) {
+const ABANDONED: CallResult = { text: 'abandoned', isError: true, outcome: 'timeout', server: 'wb', tool: 't', key: 'k' };
+
+/**
+ * A lane whose call answers with `reply(name)`; every call it got is in `sent`. As the real lane
+ * does, it answers a call at once when the step's signal aborts (after `abandonMs`, to see the
+ * step wait for that answer), and `log` says when it did.
+ */
+function laneOf(reply: (name: string) => Promise<Partial<CallResult>> = async () => ({ text: 'done', isError: false, outcome: 'ok' }), abandonMs = 0) {
   const sent: Sent[] = [];
+  const log: string[] = [];
   const lane = {
     openTurn: () => Promise.reject(new Error('not used')),
-    call: async (name: string, args: Record<string, unknown> | undefined, at: { round: number; id?: string }) => {
+    call: async (name: string, args: Record<string, unknown> | undefined, at: CallAt) => {
       sent.push({ name, args, round: at.round, id: at.id });
-      return (await reply(name)) as CallResult;
+      const abandoned = new Promise<CallResult>((resolve) => at.signal?.addEventListener('abort', () => {
+        const answer = (): void => {
+          log.push(`${name} abandoned`);
+          resolve(ABANDONED);
+        };
+        if (abandonMs === 0) answer();
+        else setTimeout(answer, abandonMs);
+      }, { once: true }));
+      return Promise.race([reply(name) as Promise<CallResult>, abandoned]);
     },
   } as unknown as ToolLane;
-  return { lane, sent };
+  return { lane, sent, log };
 }
 
 const call = (id: string, name: string, over: Partial<ToolCall> = {}): ToolCall => ({ id, name, args: {}, ...over });
@@ -177,6 +192,35 @@ describe('a step that stops during the round', () => {
       { tool: 'wb__two', key: callKey('wb__two', { n: 1 }), outcome: 'abandoned' },
     ]);
     expect(answers(messages)).toEqual([['a', 'done', false], ['b', CUT_OFF_LIMIT, true], ['c', NOT_MADE_LIMIT, true]]);
+  });
+
+  it('waits for the lane to record a call the time limit cut off before it stops the step', async () => {
+    // The lane answers 5 ms after the signal: the step must not end before that record exists.
+    using limits = new StepLimits(1_000);
+    const { lane, log } = laneOf(() => new Promise(() => undefined), 5);
+    const { ctx } = round(lane, limits);
+    const stopped = runCalls(ctx, [call('a', 'wb__one')]).catch((e: unknown) => {
+      log.push('step stopped');
+      return e;
+    });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(log).toEqual([]);
+    await vi.advanceTimersByTimeAsync(5);
+    expect(await stopped).toMatchObject({ name: 'StepStopped', why: 'time_limit' });
+    expect(log).toEqual(['wb__one abandoned', 'step stopped']);
+  });
+
+  it('sends every call with the step\'s signal', async () => {
+    using limits = new StepLimits(60_000);
+    const seen: (AbortSignal | undefined)[] = [];
+    const lane = {
+      call: async (_name: string, _args: unknown, at: CallAt) => {
+        seen.push(at.signal);
+        return { text: 'done', isError: false, outcome: 'ok' };
+      },
+    } as unknown as ToolLane;
+    await runCalls(round(lane, limits).ctx, [call('a', 'wb__one'), call('b', 'wb__two')]);
+    expect(seen).toEqual([limits.signal, limits.signal]);
   });
 
   it('says a call cut off by an interrupt may still run', async () => {

@@ -45,6 +45,36 @@ describe('deadline', () => {
     expect(trace.ofType('tool.call')[0]!['error.type']).toBe('timeout');
   });
 
+  it('stops waiting for a call when its step stops, asks the server to cancel it, and records it at once as abandoned', async () => {
+    for (const arm of ['on', 'off']) {
+      // The tool answers only when cancelled: the lane must answer on the step's signal, not on it.
+      let cancelled!: () => void;
+      const cancelSeen = new Promise<void>((resolve) => (cancelled = resolve));
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const hang: ScriptedTool = {
+        name: 'hang',
+        handler: (_args, extra: Extra) => new Promise((resolve) => {
+          started();
+          extra.signal.addEventListener('abort', () => {
+            cancelled();
+            resolve(text('too late'));
+          });
+        }),
+      };
+      const { lane, trace } = await laneOver(new ScriptedServer([hang]), { arm, callTimeoutMs: 60_000 });
+      const step = new AbortController();
+      const call = lane.call('s__hang', {}, { round: 1, signal: step.signal });
+      await running;
+      step.abort(new Error('the step time limit passed'));
+      const result = await call;
+      expect(result).toMatchObject({ outcome: 'timeout', isError: true });
+      expect(trace.ofType('tool.call').map((e) => [e.outcome, e['error.type']])).toEqual([['timeout', 'abandoned']]);
+      await cancelSeen;
+      await lane.close();
+    }
+  });
+
   it('sends a timed-out call again in the same turn: a timeout is not a failure the breaker keeps', async () => {
     const server = new ScriptedServer([slow('build', 400)]);
     const { lane } = await laneOver(server, { callTimeoutMs: 60 });

@@ -66,6 +66,29 @@ describe('what the wire answered', () => {
     });
   });
 
+  it('records a call whose step stopped as an abandoned timeout, whatever the wire threw, and counts it against the server', async () => {
+    const stop = new AbortController();
+    stop.abort(new Error('the step time limit passed'));
+    const circuits = new ServerCircuits({ threshold: 1, clock: () => 0 });
+    const breaker = new TurnBreaker();
+    const p = pipeline({ circuits, breaker });
+    const decision = await p.call(site({ signal: stop.signal }), wire(throws(new McpError(ErrorCode.InternalError, 'aborted'))).send);
+    expect(decision).toEqual({
+      text: 'The step ended while s__build was running, so the harness stopped waiting and asked the server to cancel it; the tool may still have done its work.',
+      outcome: 'timeout',
+      errorType: 'abandoned',
+    });
+    // As a timeout: the server's circuit counts it, the breaker does not refuse the call again.
+    expect(circuits.check('s').allowed).toBe(false);
+    expect(breaker.checkKey('s__build', 'k1').allowed).toBe(true);
+  });
+
+  it('judges a call by what the wire answered while its step\'s signal has not fired', async () => {
+    const running = new AbortController();
+    const decision = await pipeline().call(site({ signal: running.signal }), wire(throws(timeout())).send);
+    expect(decision).toMatchObject({ outcome: 'timeout', errorType: 'timeout' });
+  });
+
   it('gives the SDK\'s own timeout text with the deadline off', async () => {
     const decision = await pipeline({ deadline: false }).call(site(), wire(throws(timeout())).send);
     expect(decision).toEqual({ text: 'MCP error -32001: Request timed out', outcome: 'timeout', errorType: 'timeout' });

@@ -137,13 +137,16 @@ describe('what a pass records', () => {
     expect(passes[0]!.steps[0]!).toMatchObject({ requests: 1, zeroToolRounds: 0 });
   });
 
-  it('goes on past a call and a round of a step that never started, counting that step as unfinished', async () => {
-    // Turn 2 is step 1's, which the trace never opened: its call and request are in no step-run.
-    const { passes, tally } = await read(lines(
-      passStart(0), stepStart(0, 1), call(2, 2, 'srv__x', 'k', 'ok', 5), request(1, 3, 3), response(1, 4, 1, 1, 1), stepEnd(0, 5, 4), passEnd(6),
-    ));
-    expect(passes[0]!.steps.map((s) => [s.step, s.calls, s.requests, s.responses])).toEqual([[0, 0, 0, 0]]);
-    expect(tally.unfinishedSteps).toBe(1);
+  it('leaves out a pass with a round or a call of a step that never started, naming the line', async () => {
+    // Step 1 (turn 2) is never opened; step 0 is.
+    const round = await read(lines(passStart(0), stepStart(0, 1), request(1, 2, 3), response(1, 3, 1, 1, 1), stepEnd(0, 4, 3), passEnd(5)));
+    expect([round.passes, round.tally.damaged, round.tally.fileStates.damaged]).toEqual([[], 1, 1]);
+    expect(round.tally.problems).toEqual(['traces/p.jsonl:3: model.request of step 1 outside that step; r on pass 0 left out']);
+    const called = await read(lines(passStart(0), stepStart(0, 1), toolsList(2, 1, 1), call(3, 2, 'srv__x', 'k', 'ok', 5), stepEnd(0, 4, 3), passEnd(5)));
+    expect([called.passes, called.tally.damaged]).toEqual([[], 1]);
+    expect(called.tally.problems).toEqual(['traces/p.jsonl:4: tool.call of turn 2 outside its step (1); r on pass 0 left out']);
+    const listed = await read(lines(passStart(0), toolsList(1, 1, 1), stepStart(0, 2), stepEnd(0, 3, 1), passEnd(4)));
+    expect(listed.tally.problems).toEqual(['traces/p.jsonl:2: tools.list of turn 1 outside its step (0); r on pass 0 left out']);
   });
 
   it('keeps step-runs in step order when they ended out of it', async () => {
