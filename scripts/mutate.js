@@ -70,7 +70,7 @@ for (const [file, { mutants }] of Object.entries(report.files)) {
   excused += fileExcused;
   perFile.push(`${file}: ${fileDetected}/${fileValid} killed${fileExcused > 0 ? `, ${fileExcused} equivalent` : ''}`);
 }
-// An entry for a file this run did not mutate (the wider set, `npm run mutate:wide`) is not judged.
+// An entry for a file this run did not mutate (a run over fewer files, `-- --mutate <files>`) is not judged.
 for (const e of unused.values()) {
   if (report.files[e.id.slice(0, e.id.indexOf('@'))] === undefined) continue;
   problems.push(`${EQUIVALENT}: ${e.id} matches no surviving mutant; remove or update it`);
