@@ -634,6 +634,23 @@ const PIPELINE: NamedMutation[] = [
     breaks: 'a call cut off by the time limit is missing from the step', why: 'the checks and the counts miss a call the model made', tests: LOOP_TESTS,
   },
   {
+    name: 'a call its step stopped recorded after the step', file: AGENT_CALLS,
+    edits: [{ search: '      await sent.catch(() => undefined);\n', replace: '' }],
+    breaks: 'the step ends before the lane has recorded the call it cut off',
+    why: 'the call lands in the next step or after pass.end, and every reader leaves the pass out as damaged', tests: [...LOOP_TESTS, 'test/agent/calls.test.ts'],
+  },
+  {
+    name: 'the lane waits out a call its step stopped', file: 'src/lane/lane.ts',
+    edits: [{ search: 'return site.signal === undefined ? options : { ...options, signal: site.signal };', replace: 'return options;' }],
+    breaks: 'the call runs on unrecorded after its step stopped, and the server is never asked to cancel it',
+    why: 'the step cannot end on time without losing the call', tests: LANE_CALL_TESTS,
+  },
+  {
+    name: 'a call its step stopped counted as failed', file: LANE_CALLS,
+    edits: [{ search: "return { text: abandonedText(site.name), outcome: 'timeout', errorType: 'abandoned' };", replace: "return { text: abandonedText(site.name), outcome: 'failed', errorType: 'abandoned' };" }],
+    breaks: 'the breaker refuses the call again and the report counts a failed call', why: 'the harness, not the tool, ended the wait', tests: [...LANE_CALL_TESTS, 'test/lane/pipeline.test.ts'],
+  },
+  {
     name: 'a timeout trips the breaker', file: LANE_CALLS,
     edits: [{ search: "if (decision.outcome === 'failed') breaker?.recordFailureKey(", replace: 'breaker?.recordFailureKey(' }],
     breaks: 'a long wait that timed out cannot be asked again in its turn', why: 'a re-asked long wait is often exactly right', tests: LANE_CALL_TESTS,
