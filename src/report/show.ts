@@ -1,5 +1,6 @@
 // `ladder show`: the passes of a run that did not pass, or one pass as a transcript. A name
 // that matches nothing is a ReportInputError naming what does exist.
+import { nearest } from '../rungs/nearest.ts';
 import type { Paint } from './render/transcriptText.ts';
 import { renderFailureList, renderTranscriptText } from './render/transcriptText.ts';
 import type { PassRecord } from './passes.ts';
@@ -48,7 +49,10 @@ function choosePass(run: LoadedRun, options: ShowOptions): { record: PassRecord;
   const inRung = run.passes.filter((p) => p.rung === rung);
   if (inRung.length === 0) {
     const rungs = uniqueInOrder(run.passes.map((p) => p.rung));
-    throw new ReportInputError(`no counted pass of rung "${rung}" in ${options.run}; rungs: ${rungs.join(', ') || 'none'}`);
+    // A misspelt name is answered with the rung it is close to, not with every rung of the run.
+    const close = nearest(rung, rungs);
+    const hint = close === undefined ? `rungs: ${rungs.join(', ') || 'none'}` : `did you mean ${close}?`;
+    throw new ReportInputError(`no counted pass of rung "${rung}" in ${options.run}; ${hint}`);
   }
   const arm = options.arm === undefined ? undefined : canonicalArm(options.arm);
   const arms = armsOf(run).filter((a) => inRung.some((p) => p.arm === a));

@@ -89,6 +89,7 @@ describe('ladder show <run> <rung>', () => {
   it.each([
     [{ run: 'test/fixtures/runs/nowhere' }, 'test/fixtures/runs/nowhere: no such results folder; name a folder written by ladder run (results/<run-id>)'],
     [{ run: BEFORE, rung: 'sql-insert' }, `no counted pass of rung "sql-insert" in ${BEFORE}; rungs: dead-browser, catalog-config`],
+    [{ run: BEFORE, rung: 'dead-browsr' }, `no counted pass of rung "dead-browsr" in ${BEFORE}; did you mean dead-browser?`],
     [{ run: BEFORE, rung: 'dead-browser', arm: 'breaker=off' }, `no arm "breaker=off" in rung dead-browser of ${BEFORE}; arms: on, off`],
     [{ run: AFTER, rung: 'dead-browser', arm: 'on', pass: 2 },
       `no counted pass 2 of rung dead-browser, arm on in ${AFTER}; passes: 0-1 (passes left out as damaged or cut short are listed by ladder show ${AFTER})`],
