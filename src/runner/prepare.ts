@@ -19,6 +19,7 @@ import type { ModelChoice } from './model.ts';
 import { canonicalArms } from './plan.ts';
 import { unreachable } from './reach.ts';
 import { findRungFiles, InputError, loadRungFiles } from './rungFiles.ts';
+import { MANIFEST } from './store.ts';
 import { ReplaySource } from './replay.ts';
 import { formatShard, parseShard, RunUsageError } from './seeds.ts';
 import { credentialsIn } from '../trace/index.ts';
@@ -131,7 +132,7 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
   }
   if (problems.length > 0) throw new InputError(problems);
 
-  const previous = request.resume === true ? await readPrevious(resolve(world.cwd, request.out!)) : undefined;
+  const previous = request.resume === true ? await readPrevious(request.out!, world.cwd) : undefined;
   const replayName = request.replay ?? previous?.replay?.run;
   const recording = replayName === undefined ? undefined : await ReplaySource.open(replayName, world.cwd);
   // What is not given comes from the run being resumed, else from the run being replayed.
@@ -250,7 +251,16 @@ function modelFlags(request: RunRequest, previous: Manifest | undefined): ModelF
   };
 }
 
-async function readPrevious(out: string): Promise<Manifest> {
+/** The run --resume continues; a folder that is missing or not a run is named as typed. */
+async function readPrevious(typed: string, cwd: string): Promise<Manifest> {
+  const out = resolve(cwd, typed);
+  const where = `--resume --out ${typed}`;
+  if (!existsSync(out)) {
+    throw new InputError([`${where}: no such results folder; name the folder of the run to continue (results/<run-id>), or drop --resume to start a new run there`]);
+  }
+  if (!existsSync(join(out, MANIFEST))) {
+    throw new InputError([`${where}: no manifest.json, so no run to continue; name the folder ladder run wrote (results/<run-id>)`]);
+  }
   try {
     return await readManifest(out);
   } catch (error) {

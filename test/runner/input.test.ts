@@ -106,6 +106,16 @@ describe('bad input', () => {
     ]);
   });
 
+  it('names the --out it cannot resume as typed, and what to give instead', async () => {
+    await mkdir(join(cwd, 'results', 'not-a-run'), { recursive: true });
+    expect(await linesOf({ rungs: [], resume: true, out: 'results/nowhere' })).toEqual([
+      '--resume --out results/nowhere: no such results folder; name the folder of the run to continue (results/<run-id>), or drop --resume to start a new run there',
+    ]);
+    expect(await linesOf({ rungs: [], resume: true, out: 'results/not-a-run' })).toEqual([
+      '--resume --out results/not-a-run: no manifest.json, so no run to continue; name the folder ladder run wrote (results/<run-id>)',
+    ]);
+  });
+
   it('creates no results folder for any of them', async () => {
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
