@@ -53,6 +53,27 @@ export interface RunResult {
   concurrency?: AimdState;
 }
 
+/**
+ * Each pass's own signal, all aborted with the run's by one listener. The MCP SDK's connect adds
+ * an abort listener to the signal it is given and never removes it: on the run's signal every
+ * server start of the run stayed attached, with its client, until the run ended (Node warned
+ * at the 11th). One listener, not one a pass, so 16 passes at a time add no warning either.
+ */
+function passSignals(run: AbortSignal): { open: () => { signal: AbortSignal; close: () => void }; dispose: () => void } {
+  const live = new Set<AbortController>();
+  const abortAll = () => { for (const controller of live) controller.abort(run.reason); };
+  run.addEventListener('abort', abortAll, { once: true });
+  return {
+    open: () => {
+      const controller = new AbortController();
+      if (run.aborted) controller.abort(run.reason);
+      else live.add(controller);
+      return { signal: controller.signal, close: () => live.delete(controller) };
+    },
+    dispose: () => run.removeEventListener('abort', abortAll),
+  };
+}
+
 export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Promise<RunResult> {
   const { out, manifest } = prepared;
   const started = performance.now();
@@ -116,6 +137,7 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
   const unsubscribe = pace?.subscribe(() => pool.wake());
   const wake = () => pool.wake();
   signal.addEventListener('abort', wake, { once: true });
+  const perPass = passSignals(signal);
   /** What the pass in `file` spent, counted toward the run's spending and its limit. */
   const count = async (id: PassId, file: string): Promise<void> => {
     const usd = await passCost(file, pricing);
@@ -127,10 +149,11 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
       const loaded = byName.get(id.rung)!;
       const file = tracePath(out, id);
       const passStarted = performance.now();
+      const pass = perPass.open();
       try {
         const outcome = await runPass({
           rung: loaded.rung, id, tracePath: file, agent: prepared.agent, timeFactor: prepared.timeFactorOf(loaded),
-          mode: manifest.options.mode, tempRoot, signal,
+          mode: manifest.options.mode, tempRoot, signal: pass.signal,
           content: manifest.options.content ?? 'full', secrets: prepared.secrets,
           ...(manifest.options.keepWorkspaces === true ? { snapshots: workspacesPath(out, id) } : {}),
         });
@@ -164,11 +187,14 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
         // Its model calls were made, and paid for, even if the pass is made again.
         await count(id, file).catch(() => limit?.released(keyOf(id)));
         progress.passDone(id, { error: line });
+      } finally {
+        pass.close();
       }
     });
   } finally {
     unsubscribe?.();
     signal.removeEventListener('abort', wake);
+    perPass.dispose();
     progress.stop();
     await rm(tempRoot, { recursive: true, force: true });
   }
