@@ -172,6 +172,13 @@ export function yamlProblem(text: string, error: YAMLError, lines: LineCounter):
     return { line: lines.linePos(unclosed).line, text: what };
   }
   const line = lines.linePos(error.pos[0]).line;
+  // A " left open reads on, through the lines after it, to the first backslash that is not an
+  // escape (a regular expression's \d in a later check): the line to fix is the quote's.
+  const quote = error.code === 'BAD_DQ_ESCAPE' ? unclosedAt(text, error.pos[0]) : undefined;
+  if (quote !== undefined && text[quote] === '"' && lines.linePos(quote).line < line) {
+    const escape = /Invalid escape sequence (\S+)/.exec(message)?.[1] ?? 'a backslash';
+    return { line: lines.linePos(quote).line, text: `the " opened here runs on to line ${line}, where ${escape} is not a valid escape; close the quote on its own line` };
+  }
   if (error.code === 'DUPLICATE_KEY') {
     const key = /^\s*([^:#\n]+?)\s*:/.exec(text.split('\n')[line - 1] ?? '')?.[1];
     if (key !== undefined) return { line, text: `${key} appears twice in the same mapping` };

@@ -72,6 +72,8 @@ describe('a mistake in a rung file, in plain words at its line', () => {
     ['a flow list never closed', GOOD.replace('    ceiling: 3', '    ceiling: [3'), 'rungs/x.yaml:9 YAML syntax: the [ opened here is never closed with ]'],
     ['a flow map never closed', GOOD.replace('{ mentions: [hi] }', '{ mentions: [hi]'), 'rungs/x.yaml:11 YAML syntax: the { opened here is never closed with }'],
     ['a quote never closed', GOOD.replace('prompt: say hi', 'prompt: "say hi'), 'rungs/x.yaml:8 YAML syntax: the " opened here is never closed'],
+    ['a quote never closed, with a backslash further on', GOOD.replace('prompt: say hi', 'prompt: "say hi').replace('{ mentions: [hi] }', "{ matches: '\\d' }"),
+      'rungs/x.yaml:8 YAML syntax: the " opened here runs on to line 11, where \\d is not a valid escape; close the quote on its own line'],
     ['a tab', GOOD.replace('    ceiling: 3', '\tceiling: 3'), 'rungs/x.yaml:9 YAML syntax: a tab in the indentation; indent with spaces'],
     ['a second colon', GOOD.replace('prompt: say hi', 'prompt: say: hi'),
       `rungs/x.yaml:8 YAML syntax: a second ": " on one line; put the value in quotes (prompt: 'Say: hi')`],
