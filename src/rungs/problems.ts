@@ -95,7 +95,9 @@ export function schemaProblems(issues: readonly Issue[], data: unknown, schema: 
       continue;
     }
     if (!ZOD_DEFAULT.test(issue.message)) {
-      out.push({ path, text: issue.message });
+      // A field's own message says what it takes; that it is absent is said first.
+      const absent = issue.code === 'invalid_type' && valueAt(data, path) === undefined;
+      out.push({ path, text: absent ? `missing; ${issue.message}` : issue.message });
       continue;
     }
     out.push({ path, text: plainWords(issue, valueAt(data, path)) });

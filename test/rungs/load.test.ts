@@ -79,6 +79,7 @@ describe('a mistake in a rung file, in plain words at its line', () => {
       `rungs/x.yaml:8 YAML syntax: a second ": " on one line; put the value in quotes (prompt: 'Say: hi')`],
     ['a key twice', GOOD.replace('origin: a test', 'origin: a test\norigin: again'), 'rungs/x.yaml:4 YAML syntax: origin appears twice in the same mapping'],
     ['a missing field', GOOD.replace('description: one step\n', ''), 'rungs/x.yaml:1 description: missing; expected text'],
+    ['a missing number', GOOD.replace('    ceiling: 3\n', ''), 'rungs/x.yaml:8 steps[0].ceiling: missing; expected a positive integer'],
     ['text where a number goes', GOOD.replace('- answer: { mentions: [hi] }', '- maxRepeats: two'),
       'rungs/x.yaml:11 steps[0].checks[0].maxRepeats: expected a number, got the text "two"'],
     ['a number where text goes', GOOD.replace('prompt: say hi', 'prompt: 3'), 'rungs/x.yaml:8 steps[0].prompt: expected text, got the number 3'],
