@@ -43,7 +43,8 @@ export interface CalibrateArgs {
 
 /** Prints the calibration table; returns 0 every effect there, 1 one is not, 2 bad input. */
 export async function runCalibrate(args: CalibrateArgs, say: (line: string) => void = (line) => void process.stdout.write(`${line}\n`),
-  world: { cwd?: string; progress?: NodeJS.WritableStream & { isTTY?: boolean }; tempBase?: string } = {}): Promise<number> {
+  world: { cwd?: string; progress?: NodeJS.WritableStream & { isTTY?: boolean }; tempBase?: string; err?: (line: string) => void } = {}): Promise<number> {
+  const err = world.err ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const { InputError } = await import('../runner/rungFiles.ts');
   const { calibrate, calibrationTable } = await import('../report/calibrate.ts');
   let rows;
@@ -59,7 +60,7 @@ export async function runCalibrate(args: CalibrateArgs, say: (line: string) => v
     });
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    for (const line of error.lines) say(line);
+    for (const line of error.lines) err(`ladder rungs calibrate: ${line}`);
     return 2;
   }
   for (const line of calibrationTable(rows)) say(line);
@@ -73,20 +74,20 @@ export interface NewArgs {
   force?: boolean;
 }
 
-/** Writes the skeleton; returns 0 written, 2 bad input (a bad name, a file in the way, a server that does not start). */
+/** Writes the skeleton; returns 0 written, 2 bad input (a bad name, a file in the way, a server that does not start), said on `err`. */
 export async function runNew(args: NewArgs, say: (line: string) => void = (line) => void process.stdout.write(`${line}\n`),
-  cwd = process.cwd()): Promise<number> {
+  cwd = process.cwd(), err: (line: string) => void = (line) => void process.stderr.write(`${line}\n`)): Promise<number> {
   const { existsSync, mkdirSync, writeFileSync } = await import('node:fs');
   const { dirname, join, relative } = await import('node:path');
   const { LaneConfigError } = await import('../lane/index.ts');
   const { listTools, rungSkeleton, serverNameFor, skeletonServer } = await import('../rungs/skeleton.ts');
   if (!/^[a-z0-9-]+$/.test(args.name)) {
-    say(`ladder rungs new: name ${JSON.stringify(args.name)}: expected lower-case letters, digits and dashes`);
+    err(`ladder rungs new: name ${JSON.stringify(args.name)}: expected lower-case letters, digits and dashes`);
     return 2;
   }
   const file = args.out ?? join(cwd, 'rungs', `${args.name}.yaml`);
   if (existsSync(file) && args.force !== true) {
-    say(`ladder rungs new: ${relative(cwd, file) || file} exists; choose another name or --out, or --force to replace it`);
+    err(`ladder rungs new: ${relative(cwd, file) || file} exists; choose another name or --out, or --force to replace it`);
     return 2;
   }
   try {
@@ -99,7 +100,7 @@ export async function runNew(args: NewArgs, say: (line: string) => void = (line)
     return 0;
   } catch (error) {
     if (!(error instanceof LaneConfigError)) throw error;
-    say(`ladder rungs new: ${error.message}`);
+    err(`ladder rungs new: ${error.message}`);
     return 2;
   }
 }

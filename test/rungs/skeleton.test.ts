@@ -32,18 +32,23 @@ describe('ladder rungs new', () => {
   it('refuses a bad name, and a file in the way unless --force', async () => {
     const dir = await tempDir('ladder-new-');
     const said: string[] = [];
-    expect(await runNew({ name: 'Bad Name', server: ['x'] }, (l) => said.push(l), dir)).toBe(2);
-    expect(said.at(-1)).toBe('ladder rungs new: name "Bad Name": expected lower-case letters, digits and dashes');
+    const err: string[] = [];
+    expect(await runNew({ name: 'Bad Name', server: ['x'] }, (l) => said.push(l), dir, (l) => err.push(l))).toBe(2);
+    expect(err.at(-1)).toBe('ladder rungs new: name "Bad Name": expected lower-case letters, digits and dashes');
     writeFileSync(join(dir, 'taken.yaml'), 'x');
-    expect(await runNew({ name: 'taken', server: ['x'], out: join(dir, 'taken.yaml') }, (l) => said.push(l), dir)).toBe(2);
-    expect(said.at(-1)).toBe('ladder rungs new: taken.yaml exists; choose another name or --out, or --force to replace it');
+    expect(await runNew({ name: 'taken', server: ['x'], out: join(dir, 'taken.yaml') }, (l) => said.push(l), dir, (l) => err.push(l))).toBe(2);
+    expect(err.at(-1)).toBe('ladder rungs new: taken.yaml exists; choose another name or --out, or --force to replace it');
+    // Mistakes go to stderr: stdout stays for what was made.
+    expect(said).toEqual([]);
   });
 
   it('says in one line that a package is not installed', async () => {
     const dir = await tempDir('ladder-new-');
     const said: string[] = [];
-    expect(await runNew({ name: 'ghost', server: ['@nobody/no-such-server'], out: join(dir, 'g.yaml') }, (l) => said.push(l), ROOT)).toBe(2);
-    expect(said).toEqual([expect.stringMatching(/^ladder rungs new: package @nobody\/no-such-server is not installed/)]);
+    const err: string[] = [];
+    expect(await runNew({ name: 'ghost', server: ['@nobody/no-such-server'], out: join(dir, 'g.yaml') }, (l) => said.push(l), ROOT, (l) => err.push(l))).toBe(2);
+    expect(err).toEqual([expect.stringMatching(/^ladder rungs new: package @nobody\/no-such-server is not installed/)]);
+    expect(said).toEqual([]);
     expect(existsSync(join(dir, 'g.yaml'))).toBe(false);
   });
 });

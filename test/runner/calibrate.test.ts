@@ -52,9 +52,9 @@ describe('ladder rungs calibrate', () => {
 
   it('says so in one line when a rung declares no effect, and exits 2 on a rung that cannot be read', async () => {
     const said: string[] = [];
-    expect(await runCalibrate({ rungs: ['no-such-rung'], passes: 1 }, (l) => said.push(l), { cwd: ROOT, progress: devNull() })).toBe(2);
-    expect(said).toHaveLength(1);
-    expect(said[0]).toMatch(/no-such-rung/);
+    const err: string[] = [];
+    expect(await runCalibrate({ rungs: ['no-such-rung'], passes: 1 }, (l) => said.push(l), { cwd: ROOT, progress: devNull(), err: (l) => err.push(l) })).toBe(2);
+    expect({ said, err }).toEqual({ said: [], err: [expect.stringMatching(/^ladder rungs calibrate: no-such-rung: no rung file matches/)] });
     const none: string[] = [];
     expect(await runCalibrate({ rungs: ['test/runner/fixtures/tiny-catalog.yaml'], passes: 1 }, (l) => none.push(l), { cwd: ROOT, progress: devNull() })).toBe(1);
     expect(none.find((l) => l.startsWith('tiny-catalog'))).toMatch(/none declared\s+declares no effect; add one .*NOT THERE$/);
