@@ -2,6 +2,7 @@
 // where it stands. It is rewritten whole through a rename, so a reader never sees half of it.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Pricing } from '../models/prices.ts';
@@ -98,13 +99,16 @@ export class ManifestError extends Error {
   override name = 'ManifestError';
 }
 
-export async function readManifest(out: string): Promise<Manifest> {
+/** The run in `out`; `shown` is the folder as the user typed it, for the one line of a mistake. */
+export async function readManifest(out: string, shown = out): Promise<Manifest> {
   const file = join(out, MANIFEST);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    throw new ManifestError(`${file}: no manifest; ${out} is not a Ladder results folder`);
+    throw new ManifestError(existsSync(out)
+      ? `${shown}: no ${MANIFEST}; is this a results folder written by ladder run?`
+      : `${shown}: no such results folder; name a folder written by ladder run (results/<run-id>)`);
   }
   let manifest: Manifest;
   try {

@@ -25,7 +25,7 @@ export async function mergeShards(outArg: string, shardArgs: readonly string[], 
   const problems: string[] = [];
   for (const arg of shardArgs) {
     try {
-      shards.push({ dir: resolve(cwd, arg), arg, manifest: await readManifest(resolve(cwd, arg)) });
+      shards.push({ dir: resolve(cwd, arg), arg, manifest: await readManifest(resolve(cwd, arg), arg) });
     } catch (error) {
       if (!(error instanceof ManifestError)) throw error;
       problems.push(error.message);

@@ -262,7 +262,7 @@ async function readPrevious(typed: string, cwd: string): Promise<Manifest> {
     throw new InputError([`${where}: no manifest.json, so no run to continue; name the folder ladder run wrote (results/<run-id>)`]);
   }
   try {
-    return await readManifest(out);
+    return await readManifest(out, typed);
   } catch (error) {
     if (error instanceof ManifestError) throw new InputError([error.message]);
     throw error;

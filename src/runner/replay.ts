@@ -92,7 +92,7 @@ export class ReplaySource {
     const dir = resolve(cwd, name);
     let manifest: Manifest;
     try {
-      manifest = await readManifest(dir);
+      manifest = await readManifest(dir, name);
     } catch (error) {
       if (error instanceof ManifestError) throw new InputError([`--replay: ${error.message}`]);
       throw error;

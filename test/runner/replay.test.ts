@@ -114,7 +114,7 @@ describe('ladder run --replay', () => {
     // No results folder was started for any of them.
     expect(existsSync(out)).toBe(false);
     expect(stderr).toEqual([
-      expect.stringMatching(/^ladder run: --replay: .*nothing-here.*: no manifest; .* is not a Ladder results folder\n$/),
+      expect.stringMatching(/^ladder run: --replay: .*nothing-here: no such results folder; name a folder written by ladder run \(results\/<run-id>\)\n$/),
       'ladder run: --replay answers as the recorded model did, so it takes no --model; drop one of them\n',
       expect.stringMatching(/^ladder run: --replay .*redacted: this run was recorded with --redact content, so its traces hold no model responses to replay\n$/),
     ]);
