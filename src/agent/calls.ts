@@ -14,7 +14,8 @@ export interface StepCallRecord {
   key: string;
   /**
    * The lane's outcome; `invalid_arguments` for a call the loop could not send, `abandoned` for
-   * one sent but still running when the step stopped (its tool.call event comes later).
+   * one sent but still running when the step stopped (the lane records it as a timeout of type
+   * `abandoned`, before the step ends).
    */
   outcome: string;
 }

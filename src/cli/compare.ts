@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { inputMistake } from './errors.ts';
 import { COMPARED_METRICS, DEFAULT_REPORT_SEED, FORMATS } from '../report/choices.ts';
@@ -32,7 +31,7 @@ export async function runCompare(args: CompareArgs, world: CompareWorld = {}): P
   const err = world.err ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const { gateFailures, parseGates } = await import('../report/compare.ts');
   const { compareOutput } = await import('../report/output.ts');
-  const { ReportInputError } = await import('../report/results.ts');
+  const { ReportInputError, writeOutputFile } = await import('../report/results.ts');
   const { loadPrices, PriceFileError } = await import('../models/prices.ts');
   try {
     const gates = parseGates(args.gate ?? []);
@@ -40,7 +39,7 @@ export async function runCompare(args: CompareArgs, world: CompareWorld = {}): P
     const { report, text } = await compareOutput(args.runA, args.runB, { format: args.format ?? 'table', seed: args.seed ?? DEFAULT_REPORT_SEED, ...prices });
     if (args.output === undefined) out(text);
     else {
-      writeFileSync(args.output, text);
+      writeOutputFile('--output', args.output, text);
       err(`ladder compare: wrote ${args.output}`);
     }
     // A gate named without --fail-if-worse still means "fail on this": naming it says so.

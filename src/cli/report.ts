@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { inputMistake, RUN_FOLDER } from './errors.ts';
@@ -20,13 +19,13 @@ export async function runReport(
   const out = world.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
   const err = world.err ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const { runReportHtml } = await import('../report/output.ts');
-  const { ReportInputError } = await import('../report/results.ts');
+  const { ReportInputError, writeOutputFile } = await import('../report/results.ts');
   const { loadPrices, PriceFileError } = await import('../models/prices.ts');
   try {
     const prices = args.prices === undefined ? {} : { prices: loadPrices(args.prices) };
     const html = await runReportHtml(args.run, { seed: args.seed ?? DEFAULT_REPORT_SEED, ...prices });
     const path = args.output ?? join(args.run, 'report.html');
-    writeFileSync(path, html);
+    writeOutputFile('--output', path, html);
     out(`ladder report: wrote ${path}`);
     return 0;
   } catch (error) {

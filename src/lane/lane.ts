@@ -210,13 +210,13 @@ export class Lane {
     }
     const connection = this.#connections.get(route.server)!;
     const site: CallSite = { name, server: route.server, key, turn: current.turn, round: at.round, signal: at.signal };
-    return this.#pipeline.call(site, () =>
-      connection.client.callTool({ name: route.tool, arguments: args }, undefined, this.#requestOptions(site)) as Promise<CallToolResult>);
+    return this.#pipeline.call(site, () => withOwnSignal(at.signal, (signal) =>
+      connection.client.callTool({ name: route.tool, arguments: args }, undefined, this.#requestOptions(site, signal)) as Promise<CallToolResult>));
   }
 
-  #requestOptions(site: CallSite): RequestOptions | undefined {
+  #requestOptions(site: CallSite, signal: AbortSignal | undefined): RequestOptions | undefined {
     const options = this.#timeoutOptions(site);
-    return site.signal === undefined ? options : { ...options, signal: site.signal };
+    return signal === undefined ? options : { ...options, signal };
   }
 
   #timeoutOptions(site: CallSite): RequestOptions | undefined {
@@ -255,5 +255,24 @@ export class Lane {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+}
+
+/**
+ * Runs one request with a signal of its own, aborted when the step's is. The MCP SDK adds an
+ * abort listener to a request's signal and never removes it: given the step's signal itself,
+ * every call of the step would stay attached to it (Node warns at the 11th), and a step its
+ * limit stopped would send notifications/cancelled for each call it had already finished.
+ */
+async function withOwnSignal<T>(step: AbortSignal | undefined, request: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  if (step === undefined) return request(undefined);
+  const own = new AbortController();
+  const abort = (): void => own.abort(step.reason);
+  if (step.aborted) abort();
+  else step.addEventListener('abort', abort, { once: true });
+  try {
+    return await request(own.signal);
+  } finally {
+    step.removeEventListener('abort', abort);
   }
 }

@@ -120,9 +120,11 @@ export class AimdLimiter implements Pace {
     // The requests in flight when the level was lowered are throttled together: one burst, one
     // decrease, or eight passes hitting one limit would take the level from 8 to 1 at once.
     if (ticket.seq <= this.#loweredAt) return;
-    this.#decreases += 1;
+    const lowered = Math.max(this.min, Math.floor(this.#level * this.decrease));
+    // At the floor a throttle lowers nothing, and the summary must not say it did.
+    if (lowered < this.#level) this.#decreases += 1;
     this.#loweredAt = this.#sequence;
-    this.#set(Math.max(this.min, Math.floor(this.#level * this.decrease)));
+    this.#set(lowered);
   }
 
   #set(level: number): void {

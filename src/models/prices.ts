@@ -8,7 +8,6 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import shipped from '../../data/prices.json' with { type: 'json' };
 import { isLocalUrl } from './settings.ts';
-import type { Usage } from './types.ts';
 
 const usd = z.number().nonnegative();
 
@@ -88,8 +87,10 @@ export function loadPrices(file: string | undefined, cwd = process.cwd()): Price
   let text: string;
   try {
     text = readFileSync(resolve(cwd, file), 'utf8');
-  } catch {
-    throw new PriceFileError(`--prices ${file}: no such file; give a JSON price file (docs/report.md, "Cost")`);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? (error as Error).message})`;
+    throw new PriceFileError(`--prices ${file}: ${why}; give a JSON price file (docs/report.md, "Cost")`);
   }
   let value: unknown;
   try {
@@ -150,10 +151,6 @@ export interface TokenCounts {
   output: number;
   cacheRead: number;
   cacheWrite: number;
-}
-
-export function tokensOf(usage: Usage): TokenCounts {
-  return { input: usage.inputTokens ?? 0, output: usage.outputTokens ?? 0, cacheRead: usage.cacheReadTokens ?? 0, cacheWrite: usage.cacheWriteTokens ?? 0 };
 }
 
 /**

@@ -17,6 +17,7 @@ import { loadRung, RungError } from '../rungs/load.ts';
 import type { LoadedRung } from '../rungs/load.ts';
 import { sha256 } from '../runner/manifest.ts';
 import type { ManifestRung } from '../runner/manifest.ts';
+import { oneshotPrompt } from '../runner/oneshot.ts';
 import { armSlug } from '../runner/plan.ts';
 import { findRungFiles, InputError } from '../runner/rungFiles.ts';
 import { SnapshotError, snapshotFile, unpackSnapshot } from '../runner/snapshot.ts';
@@ -240,7 +241,7 @@ function noEvidence(step: number, evidence: PassEvidence): StepEvidence {
  */
 function promptChanges(loaded: LoadedRung, evidence: PassEvidence, oneshot: boolean): string[] | 'reordered' {
   const { name, steps } = loaded.rung;
-  const now = oneshot ? [steps.map((s, i) => `Task ${i + 1}: ${s.prompt}`).join('\n\n')] : steps.map((s) => s.prompt);
+  const now = oneshot ? [oneshotPrompt(steps.map((s) => s.prompt))] : steps.map((s) => s.prompt);
   const then = now.map((_, i) => evidence.steps.get(i)?.prompt);
   if (then.some((p) => p === undefined)) return [];
   const differs = now.map((prompt, i) => prompt !== then[i]);

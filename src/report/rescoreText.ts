@@ -1,7 +1,7 @@
 // What `ladder rescore` says and writes: the step-runs whose verdict flipped, per rung, arm and
 // step; the checks it could not judge again and how many step-runs that touches; and the
 // rescored summary, written beside the run's own summary.json.
-import { writeFileSync } from 'node:fs';
+import { writeOutputFile } from './results.ts';
 import { compareLoaded } from './compare.ts';
 import { renderComparison } from './output.ts';
 import { runDocument } from './render/document.ts';
@@ -22,7 +22,7 @@ export function rescoredSummary(result: RescoreResult): RescoredSummary {
 }
 
 export function writeRescoredSummary(file: string, summary: RescoredSummary): void {
-  writeFileSync(file, `${JSON.stringify(summary, stableNumbers, 2)}\n`);
+  writeOutputFile('--out', file, `${JSON.stringify(summary, stableNumbers, 2)}\n`);
 }
 
 const list = (passes: number[]): string => `${passes.length === 1 ? 'pass' : 'passes'} ${passes.join(', ')}`;

@@ -130,9 +130,9 @@ function evidenceOf(attempt: Attempt): PassEvidence {
 
 /**
  * The calls of a step as the loop recorded them, from the model's tool calls: while the
- * ceiling allowed, one that reached the lane (its tool.call, found by id, even when it came
- * after the step ended) or one not sent for arguments that were not a JSON object (or that the
- * adapter marked invalid). A call with neither was not made: the step stopped first.
+ * ceiling allowed, one that reached the lane (its tool.call, found by id) or one not sent for
+ * arguments that were not a JSON object (or that the adapter marked invalid). A call with
+ * neither was not made: the step stopped first.
  */
 function callsAsAsked(step: number, responses: ModelResponse[], ceiling: number, byId: Map<string, ToolCallEvent[]>): StepCall[] {
   const calls: StepCall[] = [];
@@ -141,7 +141,7 @@ function callsAsAsked(step: number, responses: ModelResponse[], ceiling: number,
     for (const call of asked) {
       if (calls.length >= ceiling) break;
       const sent = byId.get(`${step + 1}:${response.round}:${call.id}`)?.shift();
-      if (sent !== undefined) calls.push({ tool: sent['gen_ai.tool.name'], key: sent.key, outcome: sent.outcome });
+      if (sent !== undefined) calls.push({ tool: sent['gen_ai.tool.name'], key: sent.key, outcome: asRecorded(sent) });
       // Answered without being sent, keyed as the loop keys it: the tool with no arguments.
       else if (call.rawArgs !== undefined || call.invalid !== undefined) calls.push({ tool: call.name, key: toolCallKey({ name: call.name, args: {} }), outcome: 'invalid_arguments' });
     }
@@ -151,5 +151,8 @@ function callsAsAsked(step: number, responses: ModelResponse[], ceiling: number,
 
 /** Without the conversation (format 1, redacted): the calls that reached the lane, in order. */
 function callsAsSent(step: number, toolCalls: ToolCallEvent[]): StepCall[] {
-  return toolCalls.filter((c) => c.turn === step + 1).map((c) => ({ tool: c['gen_ai.tool.name'], key: c.key, outcome: c.outcome }));
+  return toolCalls.filter((c) => c.turn === step + 1).map((c) => ({ tool: c['gen_ai.tool.name'], key: c.key, outcome: asRecorded(c) }));
 }
+
+/** A call's outcome as the loop records it: a call its step stopped is `abandoned` there (src/agent/calls.ts). */
+const asRecorded = (call: ToolCallEvent): string => (call['error.type'] === 'abandoned' ? 'abandoned' : call.outcome);

@@ -14,6 +14,7 @@ import type { Rung, RungStep } from '../rungs/schema.ts';
 import { Scrubber, TraceWriter } from '../trace/index.ts';
 import type { Emit, Secret } from '../trace/index.ts';
 import type { AgentFactory } from './agents.ts';
+import { oneshotPrompt } from './oneshot.ts';
 import type { PassId } from './plan.ts';
 import { databasePath, passServers, serverSecrets } from './servers.ts';
 import { keepWorkspace, snapshotFile } from './snapshot.ts';
@@ -199,7 +200,7 @@ export function stepSpecs(rung: Rung, timeFactor: number, mode: 'steps' | 'onesh
   const checks = specs.flatMap((s) => (s.answerCheck === undefined ? [] : [s.answerCheck]));
   return [{
     index: 0,
-    prompt: specs.map((s, i) => `Task ${i + 1}: ${s.prompt}`).join('\n\n'),
+    prompt: oneshotPrompt(specs.map((s) => s.prompt)),
     ceiling: specs.reduce((sum, s) => sum + s.ceiling, 0),
     timeLimitMs: specs.reduce((sum, s) => sum + s.timeLimitMs, 0),
     ...(checks.length === 0 ? {} : { answerCheck: (text: string) => checks.every((check) => check(text)) }),

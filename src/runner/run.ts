@@ -174,8 +174,12 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
         });
         const streakOver = streak.record(id, errored);
         if (streakOver !== undefined && stopped === undefined) {
-          // The streak's passes say only that the provider was down: made again on --resume.
-          for (const over of streakOver.ids) await removeFile(tracePath(out, over));
+          // The streak's passes say only that the provider was down: made again on --resume (what
+          // they spent stays counted: those calls were paid for).
+          for (const over of streakOver.ids) {
+            await removeFile(tracePath(out, over));
+            await rm(workspacesPath(out, over), { recursive: true, force: true });
+          }
           complete -= streakOver.ids.length;
           stopped = { passes: streakOver.ids.length, line: streakOver.line };
           giveUp.abort();

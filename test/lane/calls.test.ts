@@ -1,6 +1,8 @@
 // Calls through the lane: deadlines, progress, the repeat short-circuit, and what each
 // tool.call event records.
 import { createHash } from 'node:crypto';
+import { getEventListeners } from 'node:events';
+import { CancelledNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { Lane } from '../../src/lane/index.ts';
 import type { LaneOptions } from '../../src/lane/index.ts';
@@ -43,6 +45,23 @@ describe('deadline', () => {
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(/no answer within \d+\.\d s .* may still be running/);
     expect(trace.ofType('tool.call')[0]!['error.type']).toBe('timeout');
+  });
+
+  it('leaves nothing on the step\'s signal once a call is answered, and cancels no call that already was', async () => {
+    // Twelve calls: the SDK's own listener on each request's signal would cross Node's limit of 10.
+    const server = new ScriptedServer([fixed('look', 'seen')]);
+    const cancels: unknown[] = [];
+    server.server.setNotificationHandler(CancelledNotificationSchema, (n) => void cancels.push(n.params.requestId));
+    const { lane } = await laneOver(server);
+    const step = new AbortController();
+    for (let round = 1; round <= 12; round += 1) {
+      expect((await lane.call('s__look', { round }, { round, signal: step.signal })).outcome).toBe('ok');
+    }
+    expect(getEventListeners(step.signal, 'abort')).toEqual([]);
+    step.abort(new Error('the step time limit passed'));
+    await lane.call('s__look', {}, { round: 13 });
+    await lane.close();
+    expect(cancels).toEqual([]);
   });
 
   it('stops waiting for a call when its step stops, asks the server to cancel it, and records it at once as abandoned', async () => {

@@ -51,7 +51,8 @@ describe('the AIMD limiter', () => {
     limiter.throttled(limiter.sent());
     expect(limiter.level).toBe(2);
     expect(changes).toStrictEqual([2]);
-    expect(limiter.state).toMatchObject({ lowest: 2, decreases: 2 });
+    // The second throttle found the level at the floor: no decrease.
+    expect(limiter.state).toMatchObject({ lowest: 2, decreases: 1, throttles: 2 });
   });
 
   it('stays at 1 by default however often it is throttled', () => {
@@ -127,6 +128,12 @@ describe('the AIMD limiter', () => {
     at(5_000);
     answer(1);
     expect(limiter.level).toBe(2);
+  });
+
+  it('counts no decrease for a throttle at the floor, where the level cannot go lower', () => {
+    const { limiter } = setup({ max: 1 });
+    limiter.throttled(limiter.sent());
+    expect([limiter.level, limiter.state.decreases, limiter.state.throttles]).toEqual([1, 0, 1]);
   });
 
   it('lowers on a throttle without Retry-After, and holds nothing', () => {

@@ -99,6 +99,10 @@ describe('a price file', () => {
     expect(priceOf({ spec: 'openai:gpt-4o-mini', settings: OPENAI }, prices)).toMatchObject({ usdPerMillion: { input: 0.15 } });
   });
 
+  it('says a price file that exists but cannot be read cannot be read, not that it is missing', () => {
+    expect(() => loadPrices(dir)).toThrow(/^--prices .*: cannot be read \(EISDIR\); give a JSON price file/);
+  });
+
   it.each([
     ['missing.json', undefined, /^--prices .*missing\.json: no such file; give a JSON price file/],
     ['broken.json', '{"prices": [', /^--prices .*broken\.json: not valid JSON \(/],

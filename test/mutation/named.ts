@@ -641,7 +641,7 @@ const PIPELINE: NamedMutation[] = [
   },
   {
     name: 'the lane waits out a call its step stopped', file: 'src/lane/lane.ts',
-    edits: [{ search: 'return site.signal === undefined ? options : { ...options, signal: site.signal };', replace: 'return options;' }],
+    edits: [{ search: 'return signal === undefined ? options : { ...options, signal };', replace: 'return options;' }],
     breaks: 'the call runs on unrecorded after its step stopped, and the server is never asked to cancel it',
     why: 'the step cannot end on time without losing the call', tests: LANE_CALL_TESTS,
   },
