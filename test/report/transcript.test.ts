@@ -101,6 +101,7 @@ describe('a transcript in the terminal', () => {
           { calls: [{ name: 'wb__jobs_wait', args: { timeoutMs: 100000 }, outcome: 'ok', ms: 30000,
             result: JSON.stringify({ done: false, jobs: [], remainingMs: 69000, waitedMs: 31000 }) }] },
           { calls: [{ name: 'wb__slow', outcome: 'timeout', errorType: 'timeout', ms: 30000 }] },
+          { calls: [{ name: 'wb__slow', outcome: 'timeout', errorType: 'abandoned', ms: 12000 }] },
           { calls: [{ name: 'wb__read', outcome: 'unavailable', errorType: 'circuit_open', result: 'server wb unavailable since ...' }] },
           { calls: [{ name: 'gone__read', outcome: 'unavailable', errorType: 'not_started', server: 'gone' }] },
           { calls: [{ name: 'wb__read', outcome: 'ok', probe: true }] },
@@ -117,13 +118,14 @@ describe('a transcript in the terminal', () => {
       '      short-circuited as a repeat: identical to the answer at step 0, round 1 (asked 3 times); not sent',
       '      ok in 30.0 s; wait capped by the workbench after 31.0 s: not finished, 69,000 ms of the budget left',
       '      timed out after 30.0 s: no answer in time; the tool may still be running',
+      '      abandoned after 12.0 s: the step stopped while it ran; the server was asked to cancel it',
       '      unavailable: circuit open, server wb kept failing; not sent',
       '      unavailable: server gone did not start; not sent',
       '      ok in 5 ms; the one probe let through a half-open circuit',
       "      not made: the step's tool-call ceiling was reached",
     ]);
-    expect(lines).toContain('  Ended: stopped at the tool-call ceiling (8 calls) after 9 rounds and 8 calls, in 40 ms; failed');
-    expect(lines[2]).toBe('Why: step 0 stopped at the tool-call ceiling (8 calls) after 9 rounds and 8 calls, in 40 ms');
+    expect(lines).toContain('  Ended: stopped at the tool-call ceiling (8 calls) after 10 rounds and 9 calls, in 40 ms; failed');
+    expect(lines[2]).toBe('Why: step 0 stopped at the tool-call ceiling (8 calls) after 10 rounds and 9 calls, in 40 ms');
   });
 
   it("shows the model's thinking and refusal, what the adapter changed, and a call it found invalid", () => {

@@ -183,6 +183,9 @@ function callStatus(call: CallRecord): { outcome: CallView['outcome']; tone: Ton
     case 'failed':
       return { outcome: 'failed', tone: 'bad', status: `failed (${lane.errorType ?? 'error'}) in ${ms}${probe}` };
     case 'timeout':
+      if (lane.errorType === 'abandoned') {
+        return { outcome: 'timeout', tone: 'bad', status: `abandoned after ${ms}: the step stopped while it ran; the server was asked to cancel it${probe}` };
+      }
       return { outcome: 'timeout', tone: 'bad', status: `timed out after ${ms}: no answer in time; the tool may still be running${probe}` };
     case 'refused': {
       const at = call.failedAtRound === undefined ? 'earlier in this step' : `at round ${call.failedAtRound} of this step`;
