@@ -9,5 +9,9 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // Ladder prints `npx ladder ...` for the commands to run next when npx started it
+    // (src/runner/invocation.ts); `npx vitest` sets that too. Cleared, the printed commands
+    // read the same however the suite is started.
+    env: { npm_command: '' },
   },
 });

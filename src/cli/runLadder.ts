@@ -6,6 +6,7 @@
 import { join, relative } from 'node:path';
 import { formatUsd, pricingLine } from '../models/prices.ts';
 import type { AimdState } from '../models/pace.ts';
+import { ladderCommand } from '../runner/invocation.ts';
 import { executeRun } from '../runner/run.ts';
 import { prepareRun } from '../runner/prepare.ts';
 import type { RunRequest, RunWorld } from '../runner/prepare.ts';
@@ -86,6 +87,7 @@ export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise
   const say = world.stdout ?? ((line: string) => void process.stdout.write(`${line}\n`));
   const complain = world.stderr ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const cwd = world.cwd ?? process.cwd();
+  const ladder = ladderCommand(world.env ?? process.env);
   let prepared;
   try {
     prepared = await prepareRun(request(args), {
@@ -127,18 +129,18 @@ export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise
   if (pace !== undefined) say(pace);
   if (result.stopped !== undefined) {
     complain(`ladder run: stopped, ${result.stopped.passes} passes in a row errored: ${result.stopped.line}; ` +
-      `${result.complete}/${result.planned} passes complete in ${where}; once the model answers, continue with: ladder run --resume --out ${where}`);
+      `${result.complete}/${result.planned} passes complete in ${where}; once the model answers, continue with: ${ladder} run --resume --out ${where}`);
     return 1;
   }
   if (result.costStop !== undefined) {
     const stop = result.costStop;
     complain(`ladder run: stopped before passing --max-cost ${formatUsd(stop.maxUsd)}: ${formatUsd(stop.spentUsd)} spent, the next pass would cost about ` +
       `${formatUsd(stop.nextUsd)}; ${result.complete}/${result.planned} passes complete in ${where}; ` +
-      `continue with: ladder run --resume --out ${where} --max-cost <a higher limit>`);
+      `continue with: ${ladder} run --resume --out ${where} --max-cost <a higher limit>`);
     return 1;
   }
   if (result.status === 'interrupted') {
-    say(`interrupted: ${result.complete}/${result.planned} passes complete in ${where}; continue with: ladder run --resume --out ${where}`);
+    say(`interrupted: ${result.complete}/${result.planned} passes complete in ${where}; continue with: ${ladder} run --resume --out ${where}`);
     return 130;
   }
   if (result.status === 'failed') {
@@ -152,6 +154,6 @@ export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise
   if (manifest.arms.length > 1) await runCompare({ runA: prepared.out }, { out: print });
   else print(renderTerminal(runDocument(summary, null)));
   say(`results: ${where}`);
-  say(`HTML report with plots: ladder report ${where} (writes ${join(where, 'report.html')})`);
+  say(`HTML report with plots: ${ladder} report ${where} (writes ${join(where, 'report.html')})`);
   return 0;
 }

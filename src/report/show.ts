@@ -9,6 +9,7 @@ import type { LoadedRun } from './summary.ts';
 import { armsOf, loadRun, uniqueInOrder } from './summary.ts';
 import { FOLD, NO_FOLD } from './transcript/fold.ts';
 import { readTranscript } from './transcript/read.ts';
+import { ladderCommand } from '../runner/invocation.ts';
 import { failureList, notPassed } from './transcript/run.ts';
 import { transcriptView } from './transcript/view.ts';
 
@@ -67,7 +68,7 @@ function choosePass(run: LoadedRun, options: ShowOptions): { record: PassRecord;
     if (record === undefined) {
       const where = arm === undefined ? `rung ${rung}` : `rung ${rung}, arm ${arm}`;
       throw new ReportInputError(
-        `no counted pass ${pass} of ${where} in ${options.run}; passes: ${ranges(candidates.map((p) => p.pass))} (${LEFT_OUT_HINT} ladder show ${options.run})`,
+        `no counted pass ${pass} of ${where} in ${options.run}; passes: ${ranges(candidates.map((p) => p.pass))} (${LEFT_OUT_HINT} ${ladderCommand()} show ${options.run})`,
       );
     }
     return { record, chosen: arm === undefined && same.length > 1 ? `Arm ${record.arm} of pass ${pass} (--arm chooses another).` : null };

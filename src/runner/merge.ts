@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Manifest } from './manifest.ts';
 import { differences, ManifestError, readManifest, writeManifest } from './manifest.ts';
 import { InputError } from './rungFiles.ts';
+import { ladderCommand } from './invocation.ts';
 import { parseShard } from './seeds.ts';
 import { listTraces, RUN_LOG, TRACES, WORKSPACES } from './store.ts';
 
@@ -44,7 +45,7 @@ export async function mergeShards(outArg: string, shardArgs: readonly string[], 
       if (seen.has(index)) problems.push(`${arg}: shard ${manifest.options.shard} is also ${seen.get(index)}`);
       seen.set(index, arg);
     }
-    if (manifest.status !== 'complete') problems.push(`${arg}: status ${manifest.status}; finish it with ladder run --resume --out ${arg}`);
+    if (manifest.status !== 'complete') problems.push(`${arg}: status ${manifest.status}; finish it with ${ladderCommand()} run --resume --out ${arg}`);
     if (shard !== first) {
       const found = differences(first.manifest, manifest, { shard: false });
       if (found.length > 0) problems.push(`${arg} is not a shard of the same run as ${first.arg}: ${found.join('; ')}`);

@@ -10,6 +10,7 @@ import type { PassTranscript } from './build.ts';
 import type { Divergence } from './diverge.ts';
 import { firstDivergence } from './diverge.ts';
 import { readTranscript } from './read.ts';
+import { ladderCommand } from '../../runner/invocation.ts';
 import type { PassStatus, Tone, TranscriptView, ViewOptions } from './view.ts';
 import { firstFailure, passStatus, roundKey, STATUS_TONE, transcriptView } from './view.ts';
 
@@ -73,7 +74,7 @@ export async function failureList(run: LoadedRun, notice: string | null, shownAs
       `Left out of every figure: ${plural(t.damaged, 'damaged pass', 'damaged passes')}, ${plural(t.incomplete, 'pass', 'passes')} cut short.`,
       ...t.problems,
     ],
-    hint: `A transcript: ladder show ${shownAs} <rung> [--arm A] [--pass i] [--step s]`,
+    hint: `A transcript: ${ladderCommand()} show ${shownAs} <rung> [--arm A] [--pass i] [--step s]`,
   };
 }
 
