@@ -25,6 +25,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('redact', { choices: ['content'] as const, describe: 'content: traces keep hashes and byte counts instead of prompts, answers, arguments and results' })
       .option('keep-workspaces', { type: 'boolean', describe: "Keep each step's workspace and database (.tar.gz under workspaces/) so ladder rescore can judge file and sql checks again" })
       .option('prices', { type: 'string', describe: 'A JSON price file over the shipped table (data/prices.json): US dollars per million tokens per model' })
+      .option('agent', { type: 'string', describe: 'An external agent runs the steps: a shipped recipe (codex, codex-acp, claude-code, ...) or an agent file; its model requests are answered by --model (docs/agent.md)' })
       .option('max-cost', { type: 'number', describe: 'US dollars: start no pass that could take the run past it; the run stops resumable' })
       .options(MODEL_FLAG_OPTIONS),
   handler: async (argv) => {

@@ -59,6 +59,7 @@ function request(args: RunArgs): RunRequest {
     ...defined('keepWorkspaces', args.keepWorkspaces),
     ...defined('prices', args.prices),
     ...defined('maxCost', args.maxCost),
+    ...defined('agent', args.agent),
   };
 }
 

@@ -6,6 +6,7 @@
 import { canonicalJson } from '../reliability/callKey.ts';
 import { maskNumbers, requestHash } from '../trace/index.ts';
 import type { ModelResponse as ResponseEvent, RebuiltRequest, Scrubber } from '../trace/index.ts';
+import { externalDifference } from './replayExternal.ts';
 import { ProviderError } from './retry.ts';
 import type { Adaptation, ChatMessage, ModelAdapter, ModelRequest, ModelResponse, Provider, StopReason, ToolCall } from './types.ts';
 
@@ -111,14 +112,18 @@ export class ReplayModel implements ModelAdapter {
   async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
     signal?.throwIfAborted();
     const started = performance.now();
-    const { step, round } = stepAndRound(request.messages);
+    // An external agent's request says where it stands; the loop's own conversation says it.
+    const { step, round } = request.at ?? stepAndRound(request.messages);
     const where = `replay of ${this.#options.source} diverged at step ${step} round ${round}`;
     const recorded = this.#options.exchanges.get(`${step}/${round}`);
     if (recorded === undefined) {
       const why = this.#options.missing ?? 'the recorded pass made no such request';
       throw new ProviderError(`${where}: ${why}`, REPLAY_DIVERGED, undefined, 1);
     }
-    if (recorded.request.hash !== requestHash(request, this.#options.scrubber)) {
+    if (request.at !== undefined) {
+      const differs = externalDifference(recorded.request, request, this.#options.scrubber);
+      if (differs !== undefined) throw new ProviderError(`${where}: ${differs}`, REPLAY_DIVERGED, undefined, 1);
+    } else if (recorded.request.hash !== requestHash(request, this.#options.scrubber)) {
       throw new ProviderError(`${where}: ${firstDifference(recorded.request, request, this.#options.scrubber)}`, REPLAY_DIVERGED, undefined, 1);
     }
     const event = recorded.response;

@@ -88,6 +88,12 @@ export interface ModelRequest {
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ToolSpec[];
   readonly options?: SamplingOptions;
+  /**
+   * Where the request stands in its pass, when the conversation cannot say: an external agent's
+   * conversation is its own (src/runner/external.ts). Adapters send nothing of it; a replay
+   * matches on it, and checks only what the agent cannot vary (src/models/replayExternal.ts).
+   */
+  readonly at?: { readonly step: number; readonly round: number; readonly gatewayTools: readonly string[]; readonly prompt: string };
 }
 
 /** Why the model stopped, in one vocabulary; the provider's own word is in `providerStopReason`. */

@@ -4,6 +4,7 @@ import { createModel, passSampling } from '../models/index.ts';
 import type { AdapterOptions, ModelAdapter, ModelFlags, ModelResponse, ModelSettings, SamplingOptions } from '../models/index.ts';
 import { createSyntheticModel } from '../models/synthetic/index.ts';
 import type { SyntheticScript } from '../models/synthetic/index.ts';
+import type { AgentFile } from '../agents/index.ts';
 import type { Rung } from '../rungs/schema.ts';
 import type { Scrubber } from '../trace/index.ts';
 import type { ModelChoice } from './model.ts';
@@ -13,6 +14,8 @@ import { substituteDeep } from './servers.ts';
 export interface PassAgent {
   model: ModelAdapter;
   sampling?: SamplingOptions;
+  /** `--agent`: the external agent that runs the steps, answered by `model` through the model gateway. */
+  external?: AgentFile;
 }
 
 /** What a pass's agent is made for. */

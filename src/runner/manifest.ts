@@ -50,6 +50,14 @@ export interface ManifestOptions {
   keepWorkspaces?: boolean;
 }
 
+export interface ManifestAgent {
+  name: string;
+  kind: 'exec' | 'acp';
+  /** The recipe name or the path as given to --agent. */
+  file: string;
+  sha256: string;
+}
+
 /** Field order is the file format. */
 export interface Manifest {
   format: number;
@@ -67,6 +75,8 @@ export interface Manifest {
   options: ManifestOptions;
   /** `ladder run --replay`: the recorded run whose model responses this run served. */
   replay?: { run: string; runId: string };
+  /** `ladder run --agent`: the external agent that ran the steps (its file as given, and its hash). */
+  agent?: ManifestAgent;
   status: RunStatus;
   startedAt: string;
   endedAt?: string;
@@ -141,6 +151,8 @@ export function differences(a: Manifest, b: Manifest, options: { shard: boolean 
   same('mode', a.options.mode, b.options.mode);
   same('content', a.options.content ?? 'full', b.options.content ?? 'full');
   same('replay', a.replay?.runId ?? null, b.replay?.runId ?? null);
+  same('agent', a.agent?.name ?? null, b.agent?.name ?? null);
+  if (a.agent !== undefined && b.agent !== undefined && a.agent.sha256 !== b.agent.sha256) found.push(`agent file ${a.agent.file} changed (sha256 differs)`);
   if (options.shard) same('shard', a.options.shard, b.options.shard);
   const names = (m: Manifest) => m.rungs.map((r) => r.name);
   same('rungs', names(a), names(b));

@@ -14,6 +14,7 @@ import type { Rung, RungStep } from '../rungs/schema.ts';
 import { Scrubber, TraceWriter } from '../trace/index.ts';
 import type { Emit, Secret } from '../trace/index.ts';
 import type { AgentFactory } from './agents.ts';
+import { ExternalStartError, ExternalSteps } from './external.ts';
 import { oneshotPrompt } from './oneshot.ts';
 import type { PassId } from './plan.ts';
 import { databasePath, passServers, serverSecrets } from './servers.ts';
@@ -144,8 +145,9 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
       ...(result.answeredAt === undefined ? {} : { answeredAt: Math.round(result.answeredAt * 1000) / 1000 }),
       error: result.error,
     });
-    // Only an errored step has an error line (runStep's contract).
-    const error = result.error === undefined ? {} : { error: { line: result.error, cause: result.cause ?? result.error } };
+    // Only an errored step has an error line (runStep's contract); an external agent's own
+    // failure is said on step.end, and is the agent's, not a harness's or a provider's.
+    const error = result.error === undefined || result.reason !== 'errored' ? {} : { error: { line: result.error, cause: result.cause ?? result.error } };
     return { step: index, passed, reason: result.reason, checks, ...error };
   };
   const context = {
@@ -156,9 +158,25 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
   const specs = stepSpecs(rung, input.timeFactor, input.mode, arm);
   const conversation: ChatMessage[] = [];
   const steps: StepOutcome[] = [];
+  // An external agent (--agent) runs each step through the pass's gateways instead of the
+  // built-in loop; the steps, checks and trace around it are the same.
+  let external: ExternalSteps | undefined;
+  if (agent.external !== undefined) {
+    try {
+      external = await ExternalSteps.open({
+        file: agent.external, lane, model: agent.model, ...(agent.sampling === undefined ? {} : { sampling: agent.sampling }),
+        emit, scrubber, workspace: folder.workspace, scratch: folder.dir, prompts: specs.map((s) => s.prompt),
+        ...(input.signal === undefined ? {} : { signal: input.signal }), clock: context.clock,
+      });
+    } catch (error) {
+      if (!(error instanceof ExternalStartError)) throw error;
+      return end({ passed: false, interrupted: false, steps: [], error: error.message });
+    }
+  }
+  await using _external = external;
   for (const spec of specs) {
     emitStart(emit, spec);
-    const result = await runStep(context, conversation, spec);
+    const result = external === undefined ? await runStep(context, conversation, spec) : await external.runStep(spec);
     if (result.error === 'interrupted') return end({ passed: false, interrupted: true, steps });
     // One-shot: one run of the agent, judged against every step's checks. Each later step gets
     // its step.start just before its step.end, so every step.end in a trace has its start.

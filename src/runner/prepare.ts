@@ -12,7 +12,9 @@ import type { Pricing } from '../models/prices.ts';
 import type { LoadedRung } from '../rungs/load.ts';
 import { agentFactory, modelSettings } from './agents.ts';
 import type { AgentFactory } from './agents.ts';
-import type { Manifest } from './manifest.ts';
+import { AgentFileError, loadAgentFile } from '../agents/index.ts';
+import type { AgentFile } from '../agents/index.ts';
+import type { Manifest, ManifestAgent } from './manifest.ts';
 import { differences, gitSha, LADDER_VERSION, ManifestError, MANIFEST_FORMAT, readManifest, sha256 } from './manifest.ts';
 import { chooseModel, resolveSpec } from './model.ts';
 import type { ModelChoice } from './model.ts';
@@ -56,6 +58,8 @@ export interface RunRequest {
   numCtx?: number;
   /** Keep each step's workspace in the results folder (for `ladder rescore`). */
   keepWorkspaces?: boolean;
+  /** `--agent`: a shipped recipe's name or an agent file's path; the built-in loop without it. */
+  agent?: string;
   /** A price file over the shipped table (src/models/prices.ts). */
   prices?: string;
   /** US dollars: start no pass that could take the run's spending past it. */
@@ -170,6 +174,20 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
     if (error instanceof ModelSpecError || error instanceof ModelConfigError) throw new InputError([error.message]);
     throw error;
   }
+  // --agent, else the agent of the run resumed: the same agent makes the rest of its passes.
+  const agentName = request.agent ?? previous?.agent?.file;
+  let external: { file: AgentFile; manifest: ManifestAgent } | undefined;
+  if (agentName !== undefined) {
+    try {
+      const loaded = await loadAgentFile(agentName, world.cwd);
+      external = { file: loaded.file, manifest: { name: loaded.file.name, kind: loaded.file.kind, file: agentName, sha256: sha256(loaded.text) } };
+    } catch (error) {
+      if (error instanceof AgentFileError) throw new InputError([error.message]);
+      throw error;
+    }
+    const inner = agent;
+    agent = async (input) => ({ ...(await inner(input)), external: external!.file });
+  }
   const pricing = priceRun(request, previous, { spec: choice.spec, synthetic: choice.synthetic, ...(settings === undefined ? {} : { settings }) },
     recording?.manifest.runId, world.cwd);
   const now = world.now?.() ?? new Date();
@@ -198,6 +216,7 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
       ...(request.keepWorkspaces === true || previous?.options.keepWorkspaces === true ? { keepWorkspaces: true } : {}),
     },
     ...(recording === undefined ? {} : { replay: { run: replayName!, runId: recording.manifest.runId } }),
+    ...(external === undefined ? {} : { agent: external.manifest }),
     status: 'running',
     startedAt: previous?.startedAt ?? now.toISOString(),
   };

@@ -182,12 +182,12 @@ function streamStarted(res: ServerResponse, waitForFirstEvent: boolean): Promise
   });
 }
 
-function header(req: IncomingMessage, name: string): string | undefined {
+export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
-function reply(
+export function reply(
   res: ServerResponse,
   status: number,
   message: string,
@@ -199,13 +199,13 @@ function reply(
 }
 
 /** The parsed body, or undefined after answering a body that is too large or not JSON. */
-async function readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+export async function readJson(req: IncomingMessage, res: ServerResponse, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) {
-      reply(res, 413, `Request body over ${MAX_BODY_BYTES} bytes`);
+    if (size > maxBytes) {
+      reply(res, 413, `Request body over ${maxBytes} bytes`);
       return undefined;
     }
     chunks.push(chunk as Buffer);

@@ -38,7 +38,11 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const OUTCOMES = ['ok', 'failed', 'timeout', 'refused', 'unavailable', 'short_circuited'] as const;
-export const STEP_END_REASONS = ['answered', 'ceiling', 'time_limit', 'errored'] as const;
+/**
+ * How a step ended. `agent_failed`: an external agent's own failure (it crashed, exited
+ * non-zero, printed nothing, was not installed): the step failed, and counts as failed.
+ */
+export const STEP_END_REASONS = ['answered', 'ceiling', 'time_limit', 'errored', 'agent_failed'] as const;
 /**
  * How much of the conversation a pass recorded: `full` (version 2, the default), `redacted`
  * (`--redact content`: hashes and byte counts only), `none` (a version-1 trace).
@@ -199,6 +203,8 @@ export const modelToolCallShape = z.object({
   'gen_ai.tool.name': text,
   /** Hash of the call key, the same as the matching tool.call's `key`. */
   key: text,
+  /** An external agent's own tool (its shell, its file editor): the MCP gateway never sees the call. */
+  own: z.literal(true).optional(),
 });
 
 export const modelResponseShape = z.object({

@@ -142,6 +142,8 @@ function endReason(s: StepRecord): string {
       return `stopped at its time limit${s.timeLimitMs === undefined ? '' : ` (${quantity(s.timeLimitMs, 'ms')})`} ${after}`;
     case 'errored':
       return `errored ${after}: ${stepError(s)}`;
+    case 'agent_failed':
+      return `the agent failed ${after}: ${stepError(s)}`;
   }
 }
 

@@ -1,0 +1,136 @@
+// The MCP gateway over Streamable HTTP: one SDK server per client session, all over the same
+// backend, behind the same guard as `ladder serve` (Host and Origin checked against the bound
+// address; a bearer token on every request when one is set; a non-loopback bind refused
+// without one). Agents in a run get a token per pass; `ladder gateway` may run without one on
+// loopback.
+import { randomUUID } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { header, readJson, reply } from '../../server/http.ts';
+import { checkBind, makeGuard } from '../../server/httpGuard.ts';
+
+/** Sessions alive at once: a run's agent opens one per process; more is a client leaking them. */
+const MAX_SESSIONS = 64;
+/** A tools/call body: arguments of a few MB at most (the SDK transport's own bound is 4 MB). */
+export const GATEWAY_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export interface GatewayHttpOptions {
+  /** A new MCP server for each session. */
+  newServer: () => Server;
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  token?: string;
+  allowRemote?: boolean;
+  maxBodyBytes?: number;
+  /** Other GET paths (`/status`): the handler answers, or returns false for a 404. */
+  extraGet?: (path: string, res: ServerResponse) => boolean;
+  log?: (line: string) => void;
+}
+
+export interface GatewayHttp extends AsyncDisposable {
+  /** http://127.0.0.1:<port>/mcp */
+  readonly url: string;
+  readonly port: number;
+  /** Sessions open now. */
+  sessions(): number;
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+}
+
+export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<GatewayHttp> {
+  const { host = '127.0.0.1', port = 0, token, allowRemote = false } = options;
+  const maxBodyBytes = options.maxBodyBytes ?? GATEWAY_MAX_BODY_BYTES;
+  const log = options.log ?? (() => undefined);
+  checkBind(host, allowRemote, token);
+  const sessions = new Map<string, Session>();
+
+  const openSession = async (): Promise<Session> => {
+    const server = options.newServer();
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, session);
+        log(`gateway: session ${id} opened`);
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+        log(`gateway: session ${id} closed`);
+      },
+    });
+    const session: Session = { transport, server };
+    await server.connect(transport);
+    return session;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = new URL(req.url ?? '/', 'http://gateway').pathname;
+    const refusal = guard.check(req);
+    if (refusal) return reply(res, refusal.status, refusal.message, refusal.headers);
+    if (path !== '/mcp') {
+      if (req.method === 'GET' && options.extraGet?.(path, res) === true) return;
+      return reply(res, 404, `Not found: the MCP endpoint is /mcp`);
+    }
+    const sessionId = header(req, 'mcp-session-id');
+    if (req.method === 'POST') {
+      const body = await readJson(req, res, maxBodyBytes);
+      if (body === undefined) return;
+      if (sessionId === undefined) {
+        const initialize = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
+        if (!initialize) return reply(res, 400, 'Bad Request: no Mcp-Session-Id; start with an initialize request');
+        if (sessions.size >= MAX_SESSIONS) return reply(res, 503, `Too many sessions (${MAX_SESSIONS}); close some first`);
+        const session = await openSession();
+        await session.transport.handleRequest(req, res, body);
+        if (session.transport.sessionId === undefined) await session.server.close();
+        return;
+      }
+      const session = sessions.get(sessionId);
+      if (!session) return reply(res, 404, 'Session not found', undefined, -32001);
+      return session.transport.handleRequest(req, res, body);
+    }
+    if (req.method === 'GET' || req.method === 'DELETE') {
+      if (sessionId === undefined) return reply(res, 400, 'Bad Request: Mcp-Session-Id header is required');
+      const session = sessions.get(sessionId);
+      if (!session) return reply(res, 404, 'Session not found', undefined, -32001);
+      return session.transport.handleRequest(req, res);
+    }
+    return reply(res, 405, 'Method not allowed: use POST, GET or DELETE', { Allow: 'GET, POST, DELETE' });
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`gateway: ${(error as Error).stack ?? String(error)}`);
+      if (!res.headersSent) reply(res, 500, 'Internal server error');
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = (server.address() as AddressInfo).port;
+  const guard = makeGuard(host, bound, token);
+  const shown = host.includes(':') ? `[${host}]` : host;
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      await Promise.allSettled([...sessions.values()].map((session) => session.server.close()));
+      sessions.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    })();
+    return closing;
+  };
+  return { url: `http://${shown}:${bound}/mcp`, port: bound, sessions: () => sessions.size, close, [Symbol.asyncDispose]: close };
+}
