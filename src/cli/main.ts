@@ -10,6 +10,7 @@ import { compareCommand } from './compare.ts';
 import { doctorCommand } from './doctor.ts';
 import { reportMistakes, runProgram } from './errors.ts';
 import { exportCommand } from './export.ts';
+import { gatewayCommand } from './gateway.ts';
 import { mergeCommand } from './merge.ts';
 import { probeCommand } from './probe.ts';
 import { reportCommand } from './report.ts';
@@ -32,6 +33,7 @@ const program = yargs(args)
   .command(exportCommand)
   .command(doctorCommand)
   .command(serveCommand)
+  .command(gatewayCommand)
   .command(probeCommand);
 reportMistakes(program, args)
   .demandCommand(1, 'Name a command: ladder run, or ladder --help for the list.')

@@ -70,6 +70,8 @@ export interface ConnectOptions {
   /** Aborts the start: the server is stopped and the connection fails (Ctrl-C during a pass's start). */
   signal?: AbortSignal | undefined;
   onToolListChanged: () => void;
+  /** Called when an established connection closes without close() (the process exited, the session dropped). */
+  onClosed?: () => void;
 }
 
 /**
@@ -153,7 +155,12 @@ export async function connectServer(name: string, config: ServerConfig, options:
   const { transport, tail, stop } = transportFor(config);
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolListChanged());
-  const closed = new Promise<void>((resolve) => (client.onclose = resolve));
+  let established = false;
+  let closing = false;
+  const closed = new Promise<void>((resolve) => (client.onclose = () => {
+    resolve();
+    if (established && !closing) options.onClosed?.();
+  }));
   try {
     await client.connect(transport, { timeout: options.timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   } catch (error) {
@@ -167,10 +174,14 @@ export async function connectServer(name: string, config: ServerConfig, options:
     await new Promise((resolve) => setImmediate(resolve));
     throw new ServerStartError(name, where, tail(), error, secret);
   }
+  established = true;
   return {
     name,
     client,
     stderrTail: tail,
-    close: () => client.close(),
+    close: () => {
+      closing = true;
+      return client.close();
+    },
   };
 }

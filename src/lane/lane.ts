@@ -16,9 +16,10 @@ import type { CallSite, Decision } from './calls.ts';
 import { validateServerNames } from './config.ts';
 import type { ServerConfig } from './config.ts';
 import { connectServer } from './connections.ts';
-import type { Connection, ServerStartError } from './connections.ts';
+import { ServerStartError } from './connections.ts';
+import type { Connection } from './connections.ts';
 import { nodeCommand } from './nodeBin.ts';
-import { notStartedText, unknownToolText } from './text.ts';
+import { notStartedText, restartingText, unknownToolText } from './text.ts';
 import { openRoster, refreshTool } from './turn.ts';
 import {
   DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_LIST_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS,
@@ -62,8 +63,13 @@ const IGNORE_PROGRESS = (): void => undefined;
 
 export class Lane {
   readonly arm: Arm;
-  /** Servers that did not start; the lane runs on without them. */
-  readonly startErrors: readonly ServerStartError[];
+  /** Servers that did not start (and have not been reconnected since); the lane runs on without them. */
+  get startErrors(): readonly ServerStartError[] {
+    return this.#startErrors;
+  }
+
+  #startErrors: ServerStartError[];
+  readonly #circuits: ServerCircuits | undefined;
   readonly #options: LaneOptions;
   readonly #servers: string[];
   readonly #connections: Map<string, Connection>;
@@ -87,15 +93,16 @@ export class Lane {
     this.arm = arm;
     this.#servers = Object.keys(options.servers);
     this.#connections = connections;
-    this.startErrors = errors;
+    this.#startErrors = errors;
     this.#emit = options.emit ?? (() => undefined);
     const clock = options.clock ?? Date.now;
     const isDeterministic = (name: string): boolean =>
       options.deterministic?.(name) === true || (options.trustServerHints === true && this.#hints.get(name) === true);
     this.#isDeterministic = isDeterministic;
+    this.#circuits = arm.circuit ? new ServerCircuits({ ...options.circuit, clock }) : undefined;
     this.#pipeline = new CallPipeline({
       ...(arm.breaker ? { breaker: new TurnBreaker({ key: arm.breakerKey }) } : {}),
-      ...(arm.circuit ? { circuits: new ServerCircuits({ ...options.circuit, clock }) } : {}),
+      ...(this.#circuits === undefined ? {} : { circuits: this.#circuits }),
       ...(arm.repeats ? { repeats: new RepeatGuard({ ...options.repeats, isDeterministic }) } : {}),
       isDeterministic,
       deadline: arm.deadline,
@@ -116,13 +123,67 @@ export class Lane {
     let lane: Lane | undefined;
     const timeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     const settled = await Promise.allSettled(configs.map(([name, config]) =>
-      connectServer(name, config, { timeoutMs, signal: options.signal, onToolListChanged: () => lane && lane.#roster?.markStale(name) })));
+      connectServer(name, config, { timeoutMs, signal: options.signal, ...Lane.#hooks(() => lane, name) })));
     settled.forEach((result) => {
       if (result.status === 'fulfilled') connections.set(result.value.name, result.value);
       else errors.push(result.reason as ServerStartError);
     });
     lane = new Lane(options, arm, connections, errors);
     return lane;
+  }
+
+  /** What a connection tells the lane: a changed tool list, a close it did not ask for. */
+  static #hooks(lane: () => Lane | undefined, name: string) {
+    return {
+      onToolListChanged: () => {
+        const current = lane();
+        if (current === undefined) return;
+        current.#roster?.markStale(name);
+        current.#options.onToolListChanged?.(name);
+      },
+      onClosed: () => {
+        const current = lane();
+        if (current !== undefined && !current.#closed) current.#options.onServerClosed?.(name);
+      },
+    };
+  }
+
+  /** The configured servers, in the configuration's order. */
+  get servers(): readonly string[] {
+    return this.#servers;
+  }
+
+  /** The server's circuit (`closed`, `open`, `half_open`), or undefined on an arm without one. */
+  circuitState(server: string): string | undefined {
+    return this.#circuits?.state(server);
+  }
+
+  /**
+   * Starts or reaches a server again (it exited, its session dropped, it never started): the
+   * new connection replaces the old, and the next turn re-lists its tools. Throws
+   * ServerStartError as a first start does; the old connection is gone either way.
+   */
+  async reconnect(name: string): Promise<void> {
+    this.#assertOpen();
+    const config = this.#options.servers[name];
+    if (config === undefined) throw new RangeError(`Lane.reconnect: no server named ${name}`);
+    const old = this.#connections.get(name);
+    this.#connections.delete(name);
+    await old?.close().catch(() => undefined);
+    const resolved = 'command' in config ? nodeCommand(config) : config;
+    const connection = await connectServer(name, resolved, {
+      timeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, ...Lane.#hooks(() => this, name),
+    }).catch((error: unknown) => {
+      if (error instanceof ServerStartError) this.#startErrors = [...this.#startErrors.filter((e) => e.server !== name), error];
+      throw error;
+    });
+    if (this.#closed) {
+      await connection.close();
+      return;
+    }
+    this.#connections.set(name, connection);
+    this.#startErrors = this.#startErrors.filter((e) => e.server !== name);
+    this.#roster?.markStale(name);
   }
 
   /** Fixes the new turn's tool list, re-listing only what the roster needs, and emits tools.list. */
@@ -208,7 +269,8 @@ export class Lane {
       if (dead !== undefined) return { text: notStartedText(dead, name), outcome: 'unavailable', errorType: 'not_started' };
       return { text: unknownToolText(name), outcome: 'failed', errorType: 'unknown_tool' };
     }
-    const connection = this.#connections.get(route.server)!;
+    const connection = this.#connections.get(route.server);
+    if (connection === undefined) return { text: restartingText(route.server, name), outcome: 'unavailable', errorType: 'restarting' };
     const site: CallSite = { name, server: route.server, key, turn: current.turn, round: at.round, signal: at.signal };
     return this.#pipeline.call(site, () => withOwnSignal(at.signal, (signal) =>
       connection.client.callTool({ name: route.tool, arguments: args }, undefined, this.#requestOptions(site, signal)) as Promise<CallToolResult>));

@@ -51,3 +51,8 @@ export function notStartedText(server: string, name: string): string {
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** A call to a server whose connection is being made again (`ladder gateway` restarts it). */
+export function restartingText(server: string, name: string): string {
+  return `${name} was not called: server ${server} is restarting after its connection closed; its tools stay listed, and the gateway says when it is back in its status.`;
+}

@@ -50,6 +50,13 @@ export interface LaneOptions {
   repeats?: { threshold?: number };
   roster?: Omit<RosterOptions, 'servers' | 'clock'>;
   onProgress?: (progress: CallProgress) => void;
+  /**
+   * A server's connection closed on its own (its process exited, its HTTP session dropped).
+   * `ladder gateway` restarts it (Lane.reconnect); a run's pass lets its calls fail.
+   */
+  onServerClosed?: (server: string) => void;
+  /** A server said its tool list changed (the next turn re-lists it); `ladder gateway` re-lists at once. */
+  onToolListChanged?: (server: string) => void;
 }
 
 export interface LaneTool {

@@ -205,7 +205,9 @@ export async function readJson(req: IncomingMessage, res: ServerResponse, maxByt
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
     if (size > maxBytes) {
-      reply(res, 413, `Request body over ${maxBytes} bytes`);
+      // The rest of the body is never read: the connection closes after the answer, or a
+      // keep-alive client would send its next request down a socket about to be reset.
+      reply(res, 413, `Request body over ${maxBytes} bytes`, { Connection: 'close' });
       return undefined;
     }
     chunks.push(chunk as Buffer);

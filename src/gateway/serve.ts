@@ -1,0 +1,141 @@
+// `ladder gateway`: read the servers file, check everything that can be checked before a client
+// connects (the file, the names, the arm, the turn policy, colliding tool names, the port), then
+// serve the gateway over stdio or Streamable HTTP until told to stop. Every mistake is one line
+// (GatewayInputError), and the CLI exits 2 on it.
+import { readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { isHttp, isStdio, LaneConfigError, parseArm, parseServers } from '../lane/index.ts';
+import type { HttpServerConfig, StdioServerConfig } from '../lane/index.ts';
+import type { Secret } from '../trace/index.ts';
+import { gatewayServer } from './mcp/server.ts';
+import { serveGatewayHttp } from './mcp/http.ts';
+import type { GatewayHttp } from './mcp/http.ts';
+import { StandaloneGateway } from './standalone.ts';
+import { gatewaysDir, StateFile } from './stateFile.ts';
+import { TraceFiles } from './traceFiles.ts';
+import { parseTurnPolicy, TurnPolicyError } from './turns.ts';
+
+export class GatewayInputError extends Error {
+  override readonly name = 'GatewayInputError';
+}
+
+export interface GatewayRequest {
+  servers: string;
+  transport: 'stdio' | 'http';
+  host?: string;
+  port?: number;
+  token?: string;
+  arm?: string;
+  turn?: string;
+  trace?: string;
+  content?: 'none' | 'full';
+  deterministic?: string[];
+}
+
+export interface GatewayWorld {
+  env: Readonly<Record<string, string | undefined>>;
+  /** Where log lines go: stderr (stdout is the protocol over stdio). */
+  log: (line: string) => void;
+}
+
+export interface RunningGateway {
+  /** The HTTP URL, over HTTP. */
+  url?: string;
+  close(): Promise<void>;
+}
+
+/** The servers file: a config holding `mcpServers` as clients write it, read as it is. */
+export function readServersFile(path: string): Record<string, StdioServerConfig | HttpServerConfig> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new GatewayInputError(`--servers ${path}: ${code === 'ENOENT' ? 'no such file' : `cannot be read (${code})`}; give a JSON file with an "mcpServers" object, as Claude Desktop, Cursor and Claude Code write it`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new GatewayInputError(`--servers ${path}: not JSON (${(error as Error).message}); the file holds {"mcpServers": {"name": {"command": ...}}}`);
+  }
+  try {
+    const servers = parseServers(json, `--servers ${path}: mcpServers`);
+    if (Object.keys(servers).length === 0) throw new GatewayInputError(`--servers ${path}: mcpServers is empty; add at least one server`);
+    return servers;
+  } catch (error) {
+    if (error instanceof LaneConfigError) throw new GatewayInputError(error.message);
+    throw error;
+  }
+}
+
+/** The servers' env and header values: never in a log, a trace or the status. */
+function secretsOf(servers: Record<string, StdioServerConfig | HttpServerConfig>): Secret[] {
+  return Object.entries(servers).flatMap(([name, config]) => {
+    const values = isStdio(config) ? (config.env ?? {}) : isHttp(config) ? (config.headers ?? {}) : {};
+    return Object.entries(values).map(([key, value]) => ({ name: `${name}.${key}`, value }));
+  });
+}
+
+export async function startGateway(request: GatewayRequest, world: GatewayWorld): Promise<RunningGateway> {
+  const servers = readServersFile(request.servers);
+  const arm = request.arm ?? 'on';
+  let turns;
+  try {
+    parseArm(arm);
+    turns = parseTurnPolicy(request.turn ?? 'list,meta,idle=60');
+  } catch (error) {
+    if (error instanceof TurnPolicyError || error instanceof RangeError || (error as Error).name === 'ArmError') throw new GatewayInputError((error as Error).message);
+    throw error;
+  }
+  const token = request.token ?? world.env['LADDER_GATEWAY_TOKEN'];
+  const trace = request.trace === undefined ? undefined : new TraceFiles({ dir: request.trace, content: request.content ?? 'none', secrets: secretsOf(servers) });
+  let state: StateFile | undefined;
+  const gateway = await StandaloneGateway.start({
+    servers, arm, turns, ...(trace === undefined ? {} : { emit: trace.emit }), log: world.log,
+    onChange: () => state?.changed(), ...(request.deterministic === undefined ? {} : { deterministic: request.deterministic }),
+  });
+  let http: GatewayHttp | undefined;
+  const closeAll = async (): Promise<void> => {
+    state?.remove();
+    await http?.close();
+    await gateway.close();
+    trace?.close();
+  };
+  try {
+    // The first turn now: two servers with a tool of the same name are refused before a client connects.
+    await gateway.tools();
+  } catch (error) {
+    await closeAll();
+    if (error instanceof LaneConfigError) throw new GatewayInputError(error.message);
+    throw error;
+  }
+  const newServer = () => gatewayServer({ backend: gateway });
+  if (request.transport === 'stdio') {
+    const server = newServer();
+    await server.connect(new StdioServerTransport());
+    state = new StateFile(gatewaysDir(world.env), () => gateway.status('stdio'));
+    return { close: async () => { await server.close(); await closeAll(); } };
+  }
+  const statusGet = (path: string, res: ServerResponse): boolean => {
+    if (path !== '/status') return false;
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(`${JSON.stringify(gateway.status('http', http?.url), null, 2)}\n`);
+    return true;
+  };
+  try {
+    http = await serveGatewayHttp({
+      newServer, host: request.host ?? '127.0.0.1', port: request.port ?? 0, ...(token === undefined || token === '' ? {} : { token }),
+      allowRemote: token !== undefined && token !== '', extraGet: statusGet, log: world.log,
+    });
+  } catch (error) {
+    await closeAll();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new GatewayInputError(`--port ${request.port}: in use on ${request.host ?? '127.0.0.1'}; choose another --port, or 0 for a free one`);
+    if (error instanceof RangeError) throw new GatewayInputError(error.message.replaceAll('LADDER_SERVE_TOKEN', 'LADDER_GATEWAY_TOKEN').replace('add --allow-remote and a --token', 'give a --token'));
+    throw error;
+  }
+  state = new StateFile(gatewaysDir(world.env), () => gateway.status('http', http?.url));
+  return { url: http.url, close: closeAll };
+}
