@@ -40,7 +40,8 @@ export async function runDoctor(model: string, typed: DoctorFlags = {}, world: D
     });
   } catch (err) {
     if (!(err instanceof ModelSpecError || err instanceof ModelConfigError)) throw err;
-    (world.err ?? ((line: string) => process.stderr.write(`${line}\n`)))(`FAIL ${err.message}`);
+    // A mistake is named as every command names its own; the verdict line (OK or FAIL) is the result, on stdout.
+    (world.err ?? ((line: string) => process.stderr.write(`${line}\n`)))(`ladder doctor: FAIL ${err.message}`);
     return 2;
   }
   const result = await checkModel(adapter);

@@ -51,7 +51,8 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
       });
     } catch (error) {
       if (!(error instanceof LaneConfigError || error instanceof ArmError)) throw error;
-      err(`FAIL ${error.message}`);
+      // Named as every command names its mistakes; FAIL says the probe did not get as far as a call.
+      err(`ladder probe: FAIL ${error.message}`);
       process.exitCode = 2;
     }
   },

@@ -7,7 +7,7 @@ import type { RunArgs } from './runLadder.ts';
 // (above all `ladder serve`, started for every pass) do not pay for them.
 export const runCommand: CommandModule<object, RunArgs> = {
   command: 'run [rungs..]',
-  describe: 'Run every rung (or those named) on both arms, N passes each, and print the comparison',
+  describe: 'Run every rung (or those named) on both arms, N passes each, and print a one-screen summary of the comparison',
   builder: (yargs) =>
     yargs
       .positional('rungs', { type: 'string', array: true, describe: 'Rung files, folders, globs or names (default: every rung in rungs/)' })
@@ -26,6 +26,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('keep-workspaces', { type: 'boolean', describe: "Keep each step's workspace and database (.tar.gz under workspaces/) so ladder rescore can judge file and sql checks again" })
       .option('prices', { type: 'string', describe: 'A JSON price file over the shipped table (data/prices.json): US dollars per million tokens per model' })
       .option('agent', { type: 'string', describe: 'An external agent runs the steps: a shipped recipe (codex, codex-acp, claude-code, ...) or an agent file; its model requests are answered by --model (docs/agent.md)' })
+      .option('summary', { choices: ['short', 'full'] as const, default: 'short' as const, describe: 'What the run prints when it ends: short, one screen (the headline, the step pass rate per rung, problems, next commands); full, the whole comparison of ladder compare' })
       .option('max-cost', { type: 'number', describe: 'US dollars: start no pass that could take the run past it; the run stops resumable' })
       .options(MODEL_FLAG_OPTIONS),
   handler: async (argv) => {

@@ -1,8 +1,8 @@
 // The main job behind `ladder run`: prepare (every input checked before a folder exists), say
-// which model and why, run with a bar or plain lines, then write summary.json and print the
-// comparison of the arms. Exit codes: 0 complete, 1 failed, stopped because the model kept
-// erroring, or stopped at --max-cost (all resumable), 2 bad input or a model that cannot be
-// reached, 130 interrupted.
+// which model and why, run with a bar or plain lines, then write summary.json and print one
+// screen of the result (--summary full: the whole comparison of the arms, as ladder compare).
+// Exit codes: 0 complete, 1 failed, stopped because the model kept erroring, or stopped at
+// --max-cost (all resumable), 2 bad input or a model that cannot be reached, 130 interrupted.
 import { join, relative } from 'node:path';
 import { formatUsd, pricingLine } from '../models/prices.ts';
 import type { AimdState } from '../models/pace.ts';
@@ -18,7 +18,12 @@ import { writeSummary } from '../report/summary.ts';
 import { plural } from '../report/words.ts';
 
 /** The command line's words: `arms` is still the text the user typed. */
-export type RunArgs = Omit<RunRequest, 'rungs' | 'arms'> & { rungs?: string[]; arms?: string };
+export type RunArgs = Omit<RunRequest, 'rungs' | 'arms'> & {
+  rungs?: string[];
+  arms?: string;
+  /** What the run prints when it ends: one screen (short, the default) or the whole comparison (full). */
+  summary?: 'short' | 'full';
+};
 
 export interface LadderWorld extends Partial<RunWorld> {
   stdout?: (line: string) => void;
@@ -150,11 +155,17 @@ export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise
   }
   const summary = await writeSummary(prepared.out);
   say(`complete: ${plural(result.complete, 'pass', 'passes')} in ${where}${result.spentUsd === null || prepared.pricing.status !== 'priced' ? '' : `, ${formatUsd(result.spentUsd)} spent`}`);
-  // Two or more arms: their comparison (the report layer's renderer); one arm: its own figures.
-  const print = (text: string) => say(text.trimEnd());
-  if (manifest.arms.length > 1) await runCompare({ runA: prepared.out }, { out: print });
-  else print(renderTerminal(runDocument(summary, null)));
-  say(`results: ${where}`);
-  say(`HTML report with plots: ${ladder} report ${where} (writes ${join(where, 'report.html')})`);
+  if (args.summary === 'full') {
+    // Two or more arms: their comparison (the report layer's renderer); one arm: its own figures.
+    const print = (text: string) => say(text.trimEnd());
+    if (manifest.arms.length > 1) await runCompare({ runA: prepared.out }, { out: print });
+    else print(renderTerminal(runDocument(summary, null)));
+    say(`results: ${where}`);
+    say(`HTML report with plots: ${ladder} report ${where} (writes ${join(where, 'report.html')})`);
+    return 0;
+  }
+  // One screen: what a user reads; ladder compare (or --summary full) prints the rest.
+  const { runEndLines } = await import('../report/output.ts');
+  for (const line of await runEndLines(prepared.out, where, ladder)) say(line);
   return 0;
 }

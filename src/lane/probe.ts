@@ -23,7 +23,7 @@ export interface ProbeOptions {
   /** Print each tool's input schema under its line; no call is made unless `tool` is given. */
   schema?: boolean;
   write: (line: string) => void;
-  /** Where a mistake or a server that did not start is said; `write` when not given. */
+  /** Where a mistake or a server that did not start is said (`ladder probe: FAIL ...`); `write` when not given. */
   err?: (line: string) => void;
 }
 
@@ -48,7 +48,7 @@ export function splitCommand(text: string): string[] {
 export function probeTarget(target: readonly string[]): ServerConfig {
   const words = target.length === 1 ? splitCommand(target[0]!) : [...target];
   const [first, ...rest] = words;
-  if (first === undefined) throw new LaneConfigError('ladder probe: name a server URL or a command to start one');
+  if (first === undefined) throw new LaneConfigError('name a server URL or a command to start one');
   if (/^https?:\/\//.test(first)) return { url: first };
   if (first.startsWith('@')) return nodePackage(first, rest);
   if (/\.(ts|mts)$/.test(first)) return { command: process.execPath, args: ['--import', import.meta.resolve('tsx'), first, ...rest] };
@@ -82,10 +82,10 @@ function parseArgs(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new LaneConfigError(`ladder probe --args: not JSON: ${text}`);
+    throw new LaneConfigError(`--args: not JSON: ${text}`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new LaneConfigError('ladder probe --args: expected a JSON object, e.g. {"a":1}');
+    throw new LaneConfigError('--args: expected a JSON object, e.g. {"a":1}');
   }
   return value as Record<string, unknown>;
 }
@@ -106,7 +106,7 @@ export async function runProbe(target: readonly string[], options: ProbeOptions)
   });
   const failed = lane.startErrors[0];
   if (failed !== undefined) {
-    err(`FAIL ${failed.message}`);
+    err(`ladder probe: FAIL ${failed.message}`);
     return 2;
   }
   write(`connected: ${describeServer(config)}`);
@@ -128,7 +128,7 @@ export async function runProbe(target: readonly string[], options: ProbeOptions)
       write('no tools to call: the server lists none');
       return 0;
     }
-    err(`FAIL no tool named ${wanted}; the roster is above`);
+    err(`ladder probe: FAIL no tool named ${wanted}; the roster is above`);
     return 2;
   }
   const args = given ?? sampleArgs(tool.inputSchema);

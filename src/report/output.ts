@@ -5,6 +5,7 @@ import { comparisonDocument, runDocument } from './render/document.ts';
 import { renderHtml } from './render/html.ts';
 import { plots } from './render/plots.ts';
 import { renderMarkdown, renderTerminal } from './render/text.ts';
+import { renderRunEnd, runEnd } from './render/runEnd.ts';
 import { passesHtml, PASSES_STYLE } from './render/transcriptHtml.ts';
 import { passGrids } from './transcript/run.ts';
 import type { LoadedRun } from './summary.ts';
@@ -47,4 +48,12 @@ export async function runReportHtml(dir: string, options: CompareOptions = {}): 
   const summary = comparison?.summaries[0] ?? summarizeLoaded(run);
   const passes = { style: PASSES_STYLE, body: passesHtml(await passGrids(run)) };
   return renderHtml(runDocument(summary, comparison), plots({ runs: [{ summary, passes: run.passes }], comparison }), [passes]);
+}
+
+/** The last screen of `ladder run` (render/runEnd.ts): the run in `dir`, shown to the user as `where`. */
+export async function runEndLines(dir: string, where: string, ladder: string): Promise<string[]> {
+  const run = await loadRun(dir);
+  const comparison = armsOf(run).length > 1 ? compareLoaded(run, undefined) : null;
+  const summary = comparison?.summaries[0] ?? summarizeLoaded(run);
+  return renderRunEnd(runEnd({ summary, comparison, passes: run.passes, where, ladder }));
 }

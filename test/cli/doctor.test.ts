@@ -45,12 +45,12 @@ describe('ladder doctor', () => {
   it('exits 2 on a spec it cannot read, listing the forms', async () => {
     expect(await runDoctor('gpt-4o', {}, world())).toBe(2);
     expect(lines).toEqual([]);
-    expect(errors[0]).toMatch(/^FAIL model spec "gpt-4o": no provider; use ollama:<model>, /);
+    expect(errors[0]).toMatch(/^ladder doctor: FAIL model spec "gpt-4o": no provider; use ollama:<model>, /);
   });
 
   it('exits 2 on a missing key, before any request', async () => {
     expect(await runDoctor('anthropic:claude-x', { baseUrl: server.url }, world())).toBe(2);
-    expect(errors).toStrictEqual(['FAIL anthropic:claude-x: ANTHROPIC_API_KEY is not set; export it and run again']);
+    expect(errors).toStrictEqual(['ladder doctor: FAIL anthropic:claude-x: ANTHROPIC_API_KEY is not set; export it and run again']);
     expect(server.seen).toHaveLength(0);
   });
 
@@ -58,8 +58,8 @@ describe('ladder doctor', () => {
     expect(await runDoctor('anthropic:m', { thinking: 'lots' }, world({ ANTHROPIC_API_KEY: 'k' }))).toBe(2);
     expect(await runDoctor('openai:m', { baseUrl: `${server.url}/v1`, numCtx: 4096 }, world())).toBe(2);
     expect(errors).toStrictEqual([
-      'FAIL --thinking lots: use off, on, or a budget of thinking tokens (at least 1024)',
-      'FAIL --num-ctx applies to ollama: models, not to openai: models',
+      'ladder doctor: FAIL --thinking lots: use off, on, or a budget of thinking tokens (at least 1024)',
+      'ladder doctor: FAIL --num-ctx applies to ollama: models, not to openai: models',
     ]);
     expect(server.seen).toHaveLength(0);
   });

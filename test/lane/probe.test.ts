@@ -82,10 +82,10 @@ describe('runProbe', () => {
     expect(await runProbe([url], { ...world, args: '{"a":"x"}' })).toBe(1);
     expect(lines.at(-2)).toBe('outcome: failed');
     expect(await runProbe([url], { ...world, tool: 'nope' })).toBe(2);
-    expect(errors).toEqual(['FAIL no tool named nope; the roster is above']);
+    expect(errors).toEqual(['ladder probe: FAIL no tool named nope; the roster is above']);
     const crash = [process.execPath, '-e', 'console.error("cannot open database"); process.exit(3)'];
     expect(await runProbe(crash, world)).toBe(2);
-    expect(errors.at(-1)).toMatch(/^FAIL server "probe" did not start .*stderr ends: cannot open database$/);
+    expect(errors.at(-1)).toMatch(/^ladder probe: FAIL server "probe" did not start .*stderr ends: cannot open database$/);
   });
 
   it('prints each input schema with --schema and calls nothing', async () => {

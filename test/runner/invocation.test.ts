@@ -13,7 +13,7 @@ it('is npx ladder under npx (npm_command=exec), and ladder otherwise', () => {
   expect(ladderCommand({})).toBe('ladder');
 });
 
-it('ends a run started through npx with a report command that says npx ladder', async () => {
+it('ends a run started through npx with next commands that say npx ladder', async () => {
   const lines: string[] = [];
   const progress = new PassThrough();
   progress.resume();
@@ -22,5 +22,8 @@ it('ends a run started through npx with a report command that says npx ladder', 
     cwd: ROOT, env: { npm_command: 'exec' }, stdout: (line) => lines.push(line), progress, signal: new AbortController().signal,
   });
   expect(code).toBe(0);
-  expect(lines.at(-1)).toMatch(/^HTML report with plots: npx ladder report .*\/run \(writes .*report\.html\)$/);
+  expect(lines.slice(-2)).toEqual([
+    expect.stringMatching(/^ {2}npx ladder show .*\/run {3}/),
+    expect.stringMatching(/^ {2}npx ladder report .*\/run {2}HTML with plots and transcripts \(writes .*report\.html\)$/),
+  ]);
 });

@@ -110,17 +110,23 @@ describe('a small run', () => {
     ]);
   });
 
-  it('says which model it chose and why, then the comparison of the arms, the folder and the report command', () => {
+  it('says which model it chose and why, then one screen: the headline, the rungs, the commands to run next', () => {
     expect(lines[0]).toBe('model: synthetic:mix?p=1 (--model was given)');
     expect(lines[1]).toBe(`run ${out}: 2 rungs x 2 arms (on, off) x 2 passes, 1 at a time`);
     expect(lines.some((l) => l.startsWith('[8/8] '))).toBe(true);
-    expect(lines.join('\n')).toContain('on against off');
-    expect(lines.slice(-2)).toEqual([`results: ${out}`, `HTML report with plots: ladder report ${out} (writes ${join(out, 'report.html')})`]);
+    expect(lines).toContain('NOTE: Synthetic agents exercise the harness; they do not measure any model.');
+    expect(lines.some((l) => l.startsWith('on against off (4 paired passes): step pass rate '))).toBe(true);
+    expect(lines.filter((l) => /^ {2}tiny-(catalog|files) /.test(l))).toHaveLength(2);
+    expect(lines.join('\n')).not.toContain('Paired metrics');
+    expect(lines.slice(-4).map((l) => l.trim().split(/\s{2,}/)[0])).toEqual(['Next:', `ladder show ${out}`, `ladder report ${out}`, `ladder compare ${out}`]);
   });
 
-  it('writes the same traces, times aside, when run again with the same seed at another concurrency', async () => {
+  it('writes the same traces, times aside, when run again with the same seed at another concurrency; --summary full prints the whole comparison', async () => {
     const again = join(base, 'again');
-    expect((await quietRun({ ...SMALL, out: again, concurrency: 2 })).code).toBe(0);
+    const full = await quietRun({ ...SMALL, out: again, concurrency: 2, summary: 'full' });
+    expect(full.code).toBe(0);
+    expect(full.lines.join('\n')).toContain('Paired metrics');
+    expect(full.lines.slice(-2)).toEqual([`results: ${again}`, `HTML report with plots: ladder report ${again} (writes ${join(again, 'report.html')})`]);
     const traces = await tracesWithoutTimes(again);
     expect([...traces.keys()]).toHaveLength(8);
     expect(traces).toEqual(await tracesWithoutTimes(out));

@@ -34,7 +34,8 @@ export interface Document {
   sections: Section[];
 }
 
-const VERDICT: Record<MetricComparison['verdict'], string> = {
+/** A verdict as every format words it. */
+export const VERDICT: Record<MetricComparison['verdict'], string> = {
   better: 'B better', worse: 'B worse', unclear: 'no clear difference', same: 'same', no_pairs: 'no pairs',
 };
 
@@ -82,6 +83,16 @@ function spentOf(s: RunSummary): number | null {
   return total;
 }
 
+/** The step pass rate per rung, paired: the full report's table and the rows of the run's last screen. */
+export function rungTable(c: ArmComparison): Table {
+  return {
+    caption: 'Step pass rate per rung, paired',
+    columns: ['rung', 'pairs', 'A', 'B', 'B - A (95% CI)', 'p', 'verdict'],
+    align: ['left', 'right', 'right', 'right', 'right', 'right', 'left'],
+    rows: c.rungs.map((r) => [r.rung, ...metricRow(r.stepPassRate).slice(1)]),
+  };
+}
+
 function comparisonSection(c: ArmComparison): Section {
   const metrics: Table = {
     caption: `Paired metrics, B (${c.b.runId}/${c.b.arm}) minus A (${c.a.runId}/${c.a.arm}), 95% intervals`,
@@ -90,18 +101,12 @@ function comparisonSection(c: ArmComparison): Section {
     rows: [...c.metrics.filter((m) => !carriesNothing(m)).map(metricRow), ...costRows(c.cost)],
     ...note(leftOutMetrics(c.metrics)),
   };
-  const rungs: Table = {
-    caption: 'Step pass rate per rung, paired',
-    columns: ['rung', 'pairs', 'A', 'B', 'B - A (95% CI)', 'p', 'verdict'],
-    align: metrics.align,
-    rows: c.rungs.map((r) => [r.rung, ...metricRow(r.stepPassRate).slice(1)]),
-  };
   const shared = `Shared: ${plural(c.shared.rungs.length, 'rung')} (${c.shared.rungs.join(', ') || 'none'}), ` +
     `${plural(c.shared.passes, 'paired pass', 'paired passes')}, ${plural(c.shared.stepRuns, 'paired step-run')}.`;
   return {
     heading: c.label,
     paragraphs: [c.summary, shared, c.leftOutText ?? 'Left out: nothing; every pass and step-run has its pair.', ...costParagraph(c.cost)],
-    tables: [metrics, rungs],
+    tables: [metrics, rungTable(c)],
   };
 }
 

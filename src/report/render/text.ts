@@ -3,7 +3,7 @@ import type { Document, Table } from './document.ts';
 
 const WIDTH = 100; // paragraphs wrap here; tables are as wide as their cells
 
-function wrap(text: string, width = WIDTH): string[] {
+export function wrap(text: string, width = WIDTH): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {
@@ -16,7 +16,7 @@ function wrap(text: string, width = WIDTH): string[] {
   return lines;
 }
 
-function terminalTable(t: Table): string[] {
+export function terminalTable(t: Table): string[] {
   const widths = t.columns.map((c, i) => Math.max(c.length, ...t.rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]): string =>
     cells.map((cell, i) => (t.align[i] === 'right' ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd();
