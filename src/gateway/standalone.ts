@@ -88,6 +88,7 @@ export class StandaloneGateway implements GatewayBackend {
       clock,
       deterministic: (name) => deterministic.has(name),
       trustServerHints: true,
+      repeats: { scope: 'turn' },
       onProgress: (p) => gateway.#progress.get(`${p.turn}/${p.round}`)?.({ progress: p.progress, ...(p.total === undefined ? {} : { total: p.total }), ...(p.message === undefined ? {} : { message: p.message }) }),
       onServerClosed: (name) => gateway.#supervisor?.down(name, 'its connection closed'),
       // A server's new list reaches the client now, not at the next boundary.

@@ -70,6 +70,9 @@ export class Lane {
 
   #startErrors: ServerStartError[];
   readonly #circuits: ServerCircuits | undefined;
+  #repeats: RepeatGuard | undefined;
+  /** Set when repeats are counted per turn: makes the next turn's guard. */
+  readonly #newRepeats: (() => RepeatGuard) | undefined;
   readonly #options: LaneOptions;
   readonly #servers: string[];
   readonly #connections: Map<string, Connection>;
@@ -100,13 +103,19 @@ export class Lane {
       options.deterministic?.(name) === true || (options.trustServerHints === true && this.#hints.get(name) === true);
     this.#isDeterministic = isDeterministic;
     this.#circuits = arm.circuit ? new ServerCircuits({ ...options.circuit, clock }) : undefined;
-    this.#pipeline = new CallPipeline({
+    const newRepeats = (): RepeatGuard => new RepeatGuard({ ...(options.repeats?.threshold === undefined ? {} : { threshold: options.repeats.threshold }), isDeterministic });
+    this.#repeats = arm.repeats ? newRepeats() : undefined;
+    this.#newRepeats = options.repeats?.scope === 'turn' && arm.repeats ? newRepeats : undefined;
+    const mechanisms: ConstructorParameters<typeof CallPipeline>[0] = {
       ...(arm.breaker ? { breaker: new TurnBreaker({ key: arm.breakerKey }) } : {}),
       ...(this.#circuits === undefined ? {} : { circuits: this.#circuits }),
-      ...(arm.repeats ? { repeats: new RepeatGuard({ ...options.repeats, isDeterministic }) } : {}),
       isDeterministic,
       deadline: arm.deadline,
-    });
+    };
+    // An accessor, read on every call, so a turn-scoped guard can be replaced when a turn opens
+    // (a spread would copy the first guard's value).
+    if (arm.repeats) Object.defineProperty(mechanisms, 'repeats', { get: () => this.#repeats, enumerable: true });
+    this.#pipeline = new CallPipeline(mechanisms);
     this.#roster = arm.roster ? new RosterCache<Tool>({ ...options.roster, servers: this.#servers, clock }) : undefined;
     this.#sharedCallOptions = arm.deadline && options.onProgress === undefined ? this.#deadlineOptions(IGNORE_PROGRESS) : undefined;
     this.#plainOptions = new Map(Object.entries(arm.deadline ? {} : (options.plainTimeoutMs ?? {})).map(([server, timeout]) => [server, { timeout }]));
@@ -192,6 +201,7 @@ export class Lane {
     const started = performance.now();
     const turn = (this.#turns += 1);
     this.#pipeline.openTurn(turn);
+    if (this.#newRepeats !== undefined) this.#repeats = this.#newRepeats();
     const timeout = this.#options.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
     const { roster, failed } = await openRoster({
       // Roster off: a fresh cache every turn is a plain re-list of every server, no fallback.

@@ -47,7 +47,12 @@ export interface LaneOptions {
   /** Drives the circuit cool-down and the roster TTL and back-off. Default Date.now. */
   clock?: Clock;
   circuit?: Omit<CircuitOptions, 'clock'>;
-  repeats?: { threshold?: number };
+  /**
+   * `scope: 'turn'` counts identical calls within a turn instead of the whole lane: `ladder
+   * gateway`'s lane lives for days and its client's conversations are not a pass, so a
+   * short-circuit may point only at an answer of the same turn.
+   */
+  repeats?: { threshold?: number; scope?: 'pass' | 'turn' };
   roster?: Omit<RosterOptions, 'servers' | 'clock'>;
   onProgress?: (progress: CallProgress) => void;
   /**

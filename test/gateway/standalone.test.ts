@@ -95,6 +95,23 @@ describe('ladder gateway', () => {
     for (let i = 0; i < 3; i += 1) expect(textOf(await c.callTool({ name: 'a__fail', arguments: {} }))).toBe('upstream MCP session is closed');
   });
 
+  it('short-circuits the third identical call to a declared deterministic tool within a turn, and counts afresh in the next', async () => {
+    const dir = folder();
+    const { url } = await gateway(dir, { deterministic: ['a__echo'] });
+    const c = await client(url);
+    await c.listTools();
+    const answers = [];
+    for (let i = 0; i < 3; i += 1) answers.push(textOf(await c.callTool({ name: 'a__echo', arguments: { n: 7 } })));
+    await c.listTools();
+    answers.push(textOf(await c.callTool({ name: 'a__echo', arguments: { n: 7 } })));
+    expect(answers[0]).toBe('echo {"n":7}');
+    expect(answers[1]).toBe('echo {"n":7}');
+    expect(answers[2]).not.toBe('echo {"n":7}');
+    expect(answers[2]).toMatch(/identical/i);
+    expect(answers[3]).toBe('echo {"n":7}');
+    expect(readFileSync(join(dir, 'a.pids'), 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+
   it('begins a turn after the idle gap when the policy says so', async () => {
     const dir = folder();
     const { url } = await gateway(dir, { turn: 'idle=0.3' });
