@@ -173,7 +173,7 @@ export class ExternalSteps implements AsyncDisposable {
     // A synthetic policy reads its step from the conversation; a replay of one answers as recorded.
     const synthetic = model.provider === 'synthetic' && !(model instanceof ReplayModel);
     const request = synthetic
-      ? syntheticView(wire.request, this.#input.prompts.slice(0, index + 1), names)
+      ? syntheticView(wire.request, this.#input.prompts.slice(0, index + 1), names, (id) => this.#gateway.resultFor(id))
       : { ...wire.request, ...(this.#input.sampling === undefined ? {} : { options: this.#input.sampling }), at };
     const started = performance.now();
     emit(requestEvent(model, index, round, wire.request, scrubber));

@@ -46,15 +46,21 @@ export function gatewayNames(offered: readonly string[], gateway: readonly strin
  * starts again with each process. So the policy gets the step prompts so far as the user
  * messages, then what the agent sent since its last user message, under the gateway's names,
  * and only the gateway's tools: it follows the rung's reference whatever the agent wraps round it.
+ * A tool message the gateway answered is shown as the lane answered it (`resultFor`), so the
+ * policy reads failures and a capped wait's `remainingMs` whatever the agent's format kept.
  */
-export function syntheticView(request: ModelRequest, prompts: readonly string[], names: NameMap): ModelRequest {
+export function syntheticView(request: ModelRequest, prompts: readonly string[], names: NameMap,
+  resultFor: (id: string) => { text: string; isError: boolean } | undefined = () => undefined): ModelRequest {
   const rename = (name: string): string => names.toGateway.get(name) ?? name;
   const since = request.messages.slice(request.messages.findLastIndex((m) => m.role === 'user') + 1);
   const tail = since.flatMap((message): ChatMessage[] => {
     if (message.role === 'assistant') {
       return [{ ...message, ...(message.toolCalls === undefined ? {} : { toolCalls: message.toolCalls.map((c) => ({ ...c, name: rename(c.name) })) }) }];
     }
-    if (message.role === 'tool') return [{ ...message, toolName: rename(message.toolName) }];
+    if (message.role === 'tool') {
+      const own = resultFor(message.toolCallId);
+      return [{ ...message, toolName: rename(message.toolName), ...(own === undefined ? {} : { content: own.text, isError: own.isError }) }];
+    }
     return [];
   });
   const tools: ToolSpec[] = request.tools.flatMap((tool) => {

@@ -52,6 +52,8 @@ export class StepGateway implements GatewayBackend {
   #step: OpenStep | undefined;
   /** The tools of the last turn, answered between steps too, so an agent's list stays whole. */
   #tools: readonly LaneTool[] = [];
+  /** What each call the model asked for answered, by the model's call id, as the lane gave it. */
+  readonly #results = new Map<string, { text: string; isError: boolean }>();
 
   constructor(lane: StepLane) {
     this.#lane = lane;
@@ -88,6 +90,15 @@ export class StepGateway implements GatewayBackend {
     if (step === undefined) return { calls: [], ceilingReached: false };
     await Promise.allSettled([...step.inFlight]);
     return { calls: step.calls, ceilingReached: step.ceilingReached };
+  }
+
+  /**
+   * The lane's answer to the call the model asked for under `id`: the agent may wrap a result
+   * (content items as JSON, an "Error:" prefix) or drop whether it failed, as Chat Completions'
+   * tool messages cannot say; a synthetic policy reads the answer as the lane gave it.
+   */
+  resultFor(id: string): { text: string; isError: boolean } | undefined {
+    return this.#results.get(id);
   }
 
   get stepOpen(): boolean {
@@ -130,6 +141,7 @@ export class StepGateway implements GatewayBackend {
       step.inFlight.delete(sent);
     }
     record.outcome = step.signal.aborted && result.outcome === 'timeout' ? 'abandoned' : result.outcome;
+    if (id !== undefined) this.#results.set(id, { text: result.text, isError: result.isError });
     return { text: result.text, isError: result.isError, outcome: result.outcome };
   }
 }
