@@ -1,0 +1,79 @@
+// The contract between the runner and an external agent: start a pass, run a step, end the
+// pass. Whichever kind runs the step (exec: a process per step; acp: one Agent Client Protocol
+// session per pass), a step resolves with the agent's answer or its own failure in one line;
+// it never rejects for something the agent did. Every process started here runs behind the
+// group guard (spawnGroup), so nothing outlives its step or pass, even when Ladder is killed.
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { AgentFile } from './file.ts';
+import { agentEnv, fill, mcpConfigPath, mcpConfigText, passPlaceholders, type AgentPassValues } from './placeholders.ts';
+
+export type { AgentPassValues } from './placeholders.ts';
+
+export interface AgentStepResult {
+  /** The answer, trimmed; empty when `failure` is set. */
+  answer: string;
+  /** the agent's own failure, one line (not installed + how to install, exit code + stderr tail, killed by signal, printed nothing); absent when it answered */
+  failure?: string;
+  /** The step's time limit passed, or its signal aborted, before the agent answered (`failure` says which). */
+  timedOut: boolean;
+  /** ms from spawn to first byte of output or the ACP initialize answer, when known */
+  startupMs?: number;
+  /** stderr lines and ACP notices worth showing (e.g. Codex's 'Model metadata for X not found'), at most a few */
+  notes: string[];
+}
+
+export interface StepOptions {
+  timeLimitMs: number;
+  signal?: AbortSignal;
+}
+
+export interface AgentSession {
+  runStep(prompt: string, options: StepOptions): Promise<AgentStepResult>;
+  /** Ends whatever still runs (the ACP process; an exec step in flight). Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** What exec.ts and acp.ts start from: the file, the pass's values, and the filled-in pieces. */
+export interface PreparedAgent {
+  file: AgentFile;
+  values: AgentPassValues;
+  /** The command with its placeholders filled ({prompt} is never allowed there). */
+  command: string;
+  /** Fills a text with the pass's values and, for an exec step, its prompt. */
+  fill(text: string, prompt?: string): string;
+  /** The agent's whole environment for a step (its prompt, if the file's env uses {prompt}). */
+  env(prompt?: string): Record<string, string>;
+}
+
+/**
+ * Makes the pass's home, writes the `{mcpConfig}` file and the agent file's `files`, and for an
+ * acp agent starts its process and the ACP handshake (which its first step waits for, inside
+ * that step's time limit). Rejects only for Ladder's own faults (a file it cannot write).
+ */
+export async function startAgentSession(file: AgentFile, values: AgentPassValues): Promise<AgentSession> {
+  const placeholders = passPlaceholders(values);
+  const prepared: PreparedAgent = {
+    file,
+    values,
+    command: fill(file.command, placeholders),
+    fill: (text, prompt) => fill(text, prompt === undefined ? placeholders : { ...placeholders, prompt }),
+    env: (prompt) => agentEnv(values, file.env, prompt === undefined ? placeholders : { ...placeholders, prompt }),
+  };
+  await mkdir(values.home, { recursive: true });
+  await mkdir(values.workspace, { recursive: true });
+  // The token is in it: readable by this user only, like an agent's own credentials file.
+  await writeFile(mcpConfigPath(values.home), mcpConfigText(values), { mode: 0o600 });
+  for (const [path, content] of Object.entries(file.files)) {
+    const target = resolve(values.workspace, fill(path, placeholders));
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, fill(content, placeholders), { mode: 0o600 });
+    await chmod(target, 0o600);
+  }
+  if (file.kind === 'exec') {
+    const { execSession } = await import('./exec.ts');
+    return execSession(prepared);
+  }
+  const { acpSession } = await import('./acp.ts');
+  return acpSession(prepared);
+}

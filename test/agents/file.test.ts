@@ -1,0 +1,163 @@
+// The agent file: what a valid one reads as, and each mistake as the one line its author gets
+// (file, line, field, what to do), as for a rung file.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AgentFileError, loadAgentFile, parseAgentFile, recipeNames } from '../../src/agents/file.ts';
+
+function problems(text: string): string[] {
+  try {
+    parseAgentFile('mine.yaml', text);
+  } catch (error) {
+    if (error instanceof AgentFileError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+const EXEC = 'name: mine\nkind: exec\ncommand: my-agent\n';
+
+describe('the agent file', () => {
+  it('reads a minimal exec file with its defaults', () => {
+    expect(parseAgentFile('mine.yaml', EXEC)).toEqual({
+      file: 'mine.yaml', name: 'mine', kind: 'exec', command: 'my-agent', args: [], env: {}, files: {}, answer: 'stdout', permissions: 'allow',
+    });
+  });
+
+  it('reads every field', () => {
+    const text = `name: mine
+kind: acp
+command: my-acp
+args: [--stdio, '{model}']
+env: { MY_HOME: '{home}/.mine' }
+files:
+  '{home}/.mine/config.json': '{"url": "{mcpUrl}", "literal": "{{model}}"}'
+install: npm i -g my-acp@1.2.3
+mode: auto
+permissions: deny
+ownTools: a shell, switched off by its mode
+`;
+    expect(parseAgentFile('mine.yaml', text)).toEqual({
+      file: 'mine.yaml', name: 'mine', kind: 'acp', command: 'my-acp', args: ['--stdio', '{model}'], env: { MY_HOME: '{home}/.mine' },
+      files: { '{home}/.mine/config.json': '{"url": "{mcpUrl}", "literal": "{{model}}"}' },
+      answer: 'stdout', install: 'npm i -g my-acp@1.2.3', mode: 'auto', permissions: 'deny', ownTools: 'a shell, switched off by its mode',
+    });
+  });
+
+  it('names an unknown placeholder, with the one that was meant', () => {
+    expect(problems(`${EXEC}args:\n  - --model\n  - '{modle}'\n  - '{promt}'\n`)).toEqual([
+      'mine.yaml:6 args[1]: unknown placeholder {modle}; did you mean {model}?',
+      'mine.yaml:7 args[2]: unknown placeholder {promt}; did you mean {prompt}?',
+    ]);
+    expect(problems(`${EXEC}env:\n  X: '{somethingElse}'\n`)).toEqual([
+      'mine.yaml:5 env.X: unknown placeholder {somethingElse}; the placeholders are {prompt}, {workspace}, {home}, {model}, {mcpUrl}, {mcpToken}, {mcpConfig}, {openaiBaseUrl}, {anthropicBaseUrl}, {apiKey}; write {{somethingElse}} for the text {somethingElse}',
+    ]);
+  });
+
+  it('says where {prompt} cannot go', () => {
+    expect(problems(`${EXEC}files:\n  '{home}/x': 'ask {prompt}'\n`)).toEqual([
+      "mine.yaml:5 files.{home}/x: {prompt} cannot go here: files are written once, before the pass's first step; put {prompt} in args or env",
+    ]);
+    expect(problems('name: mine\nkind: acp\ncommand: my-acp\nargs: [\'{prompt}\']\n')).toEqual([
+      "mine.yaml:4 args[0]: {prompt} cannot go here: an acp agent gets each step's prompt over ACP (session/prompt), not in its command line",
+    ]);
+    expect(problems('name: mine\nkind: exec\ncommand: \'{prompt}\'\n')).toEqual([
+      'mine.yaml:3 command: {prompt} cannot go here: the command is the same for every step; put {prompt} in args or env',
+    ]);
+  });
+
+  it('refuses the fields of the other kind', () => {
+    expect(problems(`${EXEC}mode: auto\npermissions: deny\n`)).toEqual([
+      'mine.yaml:4 mode: only for an acp agent (a session mode set after session/new); an exec agent runs unattended: remove this field',
+      'mine.yaml:5 permissions: only for an acp agent (how ACP permission requests are answered); an exec agent runs unattended: remove this field',
+    ]);
+    expect(problems('name: mine\nkind: acp\ncommand: my-acp\nanswer: last-line\n')).toEqual([
+      "mine.yaml:4 answer: only an exec agent's stdout is read for an answer; an acp agent's answer is the text of its agent messages: remove this field",
+    ]);
+  });
+
+  it('keeps files inside the pass\'s folders', () => {
+    expect(problems(`${EXEC}files:\n  /etc/agent.conf: x\n  ../up.txt: y\n  '{workspace}/ok.txt': z\n  here/ok.txt: w\n`)).toEqual([
+      "mine.yaml:5 files./etc/agent.conf: a file goes under {home} or {workspace} (or a path relative to the workspace), so nothing outside the pass's own folders is written",
+      "mine.yaml:6 files.../up.txt: a file goes under {home} or {workspace} (or a path relative to the workspace), so nothing outside the pass's own folders is written",
+    ]);
+  });
+
+  it('says what the schema expected, field by field', () => {
+    expect(problems('name: mine\nkind: shell\nmodle: auto\n')).toEqual([
+      'mine.yaml:2 kind: expected "exec" or "acp", got the text "shell"',
+      'mine.yaml:1 command: missing; expected text',
+      'mine.yaml:3 modle: unknown field; did you mean mode?',
+    ]);
+    expect(problems(`${EXEC}answer: first-line\n`)).toEqual([
+      "mine.yaml:4 answer: expected stdout, last-line, or {json: 'a.b.c'} (a path into the last JSON line of stdout)",
+    ]);
+    expect(problems(`${EXEC}env:\n  not-a-name: x\n`)).toEqual(['mine.yaml:5 env.not-a-name: expected an environment variable name (letters, digits, _)']);
+  });
+
+  it('gives a YAML syntax error as one line', () => {
+    expect(problems('name: mine\nkind: exec\ncommand: [my-agent\n')).toEqual(['mine.yaml:3 YAML syntax: the [ opened here is never closed with ]']);
+    expect(problems('')).toEqual(['mine.yaml:1 an agent file is a mapping with name, kind (exec or acp), command and args (docs/agent.md, "External agents: the agent file")']);
+  });
+});
+
+describe('--agent NAME', () => {
+  it('loads a shipped recipe by its name', async () => {
+    const codex = await loadAgentFile('codex');
+    expect(codex).toMatchObject({ file: 'agents/codex.yaml', name: 'codex', kind: 'exec', command: 'codex' });
+  });
+
+  it('loads an agent file by its path, and from a folder of recipes by name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ladder-agentfile-'));
+    try {
+      writeFileSync(join(dir, 'mine.yaml'), EXEC);
+      expect((await loadAgentFile(join(dir, 'mine.yaml'))).command).toBe('my-agent');
+      expect((await loadAgentFile('mine', dir)).file).toBe('agents/mine.yaml');
+      writeFileSync(join(dir, 'bad.yaml'), `${EXEC}mode: auto\n`);
+      await expect(loadAgentFile(join(dir, 'bad.yaml'))).rejects.toThrow(`${join(dir, 'bad.yaml')}:4 mode: only for an acp agent`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names the recipes there are when neither a recipe nor a file goes by that name', async () => {
+    const names = recipeNames();
+    expect(names).toEqual(['claude-code', 'codex', 'codex-acp', 'gemini', 'opencode']);
+    await expect(loadAgentFile('codx')).rejects.toThrow(
+      'codx: no shipped agent by that name and no such file; did you mean codex? the recipes are claude-code, codex, codex-acp, gemini, opencode, or give the path of an agent file',
+    );
+    await expect(loadAgentFile('nothing-like-it')).rejects.toThrow(
+      'nothing-like-it: no shipped agent by that name and no such file; the recipes are claude-code, codex, codex-acp, gemini, opencode, or give the path of an agent file',
+    );
+  });
+
+  it('loads every shipped recipe', async () => {
+    for (const name of recipeNames()) {
+      const agent = await loadAgentFile(name);
+      expect(agent.name, name).toBe(name);
+      expect(agent.install, `${name} says how to install it`).toMatch(/^npm i -g \S+@\d+\.\d+\.\d+/);
+    }
+  });
+});
+
+describe('the shipped recipes', () => {
+  it('write files that parse once their placeholders are filled', async () => {
+    const { fill, passPlaceholders } = await import('../../src/agents/placeholders.ts');
+    const values = passPlaceholders({
+      workspace: '/w', home: '/h', model: 'm', mcpUrl: 'http://127.0.0.1:1/mcp', mcpToken: 't', openaiBaseUrl: 'http://127.0.0.1:2/v1', anthropicBaseUrl: 'http://127.0.0.1:2', apiKey: 'k',
+    });
+    let jsonFiles = 0;
+    for (const name of recipeNames()) {
+      for (const [path, content] of Object.entries((await loadAgentFile(name)).files)) {
+        const text = fill(content, values);
+        expect(text, `${name} ${path}`).not.toMatch(/\{(workspace|home|model|mcpUrl|mcpToken|mcpConfig|openaiBaseUrl|anthropicBaseUrl|apiKey)\}/);
+        if (path.endsWith('.json')) {
+          expect(() => JSON.parse(text), `${name} ${path}`).not.toThrow();
+          jsonFiles++;
+        }
+      }
+    }
+    expect(jsonFiles).toBe(2);
+  });
+});
