@@ -157,7 +157,7 @@ export function acpSession(agent: PreparedAgent): AgentSession {
       if (init.agentCapabilities?.mcpCapabilities?.http === true) {
         server = { type: 'http', name: 'ladder', url: values.mcpUrl, headers: [{ name: 'Authorization', value: `Bearer ${values.mcpToken}` }] };
       } else if (values.mcpStdio !== undefined) {
-        server = { name: 'ladder', command: values.mcpStdio.command, args: values.mcpStdio.args, env: [] };
+        server = { name: 'ladder', command: values.mcpStdio.command, args: values.mcpStdio.args, env: [{ name: 'LADDER_MCP_TOKEN', value: values.mcpToken }] };
       } else {
         return { failure: `${name} takes no HTTP MCP servers (its initialize says so) and this pass has no stdio bridge to give it` };
       }

@@ -4,7 +4,7 @@
 // mean {prompt}?`), so the author can go straight to it.
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import { PACKAGE_ROOT } from '../lane/install.ts';
@@ -57,6 +57,8 @@ export type AgentAnswer = 'stdout' | 'last-line' | { json: string };
 export type AgentFile = Omit<Parsed, 'answer' | 'permissions'> & {
   /** Where it was read from, for messages. */
   file: string;
+  /** The folder the file is in, as `{agentDir}`: an agent shipped beside its file (examples/agents/). */
+  dir: string;
   answer: AgentAnswer;
   permissions: 'allow' | 'deny';
 };
@@ -123,7 +125,7 @@ export function parseAgentFile(file: string, text: string): AgentFile {
   if (!parsed.success) throw say(schemaProblems(parsed.error.issues, data, agentFileSchema));
   const problems = meaningProblems(parsed.data, data as Record<string, unknown>);
   if (problems.length > 0) throw say(problems);
-  return { ...parsed.data, file, answer: parsed.data.answer ?? 'stdout', permissions: parsed.data.permissions ?? 'allow' };
+  return { ...parsed.data, file, dir: dirname(resolve(file)), answer: parsed.data.answer ?? 'stdout', permissions: parsed.data.permissions ?? 'allow' };
 }
 
 /** `args[2]`, `files.{home}/x`: a field path as the problem lines print it (as a rung's do). */
@@ -172,5 +174,6 @@ export async function loadAgentFile(nameOrPath: string, recipes: string = RECIPE
     }
     throw new AgentFileError(nameOrPath, [`${file}: cannot read the agent file (${code ?? String(error)})`]);
   }
-  return parseAgentFile(isName && file === recipe ? `agents/${nameOrPath}.yaml` : file, text);
+  const parsed = parseAgentFile(isName && file === recipe ? `agents/${nameOrPath}.yaml` : file, text);
+  return { ...parsed, dir: dirname(resolve(file)) };
 }

@@ -28,7 +28,7 @@ export interface AgentPassValues {
 
 /** Every placeholder an agent file may use. `{prompt}` only where a step fills it (exec args and env). */
 export const PLACEHOLDERS = [
-  'prompt', 'workspace', 'home', 'model', 'mcpUrl', 'mcpToken', 'mcpConfig', 'openaiBaseUrl', 'anthropicBaseUrl', 'apiKey',
+  'prompt', 'workspace', 'home', 'model', 'mcpUrl', 'mcpToken', 'mcpConfig', 'openaiBaseUrl', 'anthropicBaseUrl', 'apiKey', 'agentDir',
 ] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 

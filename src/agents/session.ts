@@ -52,7 +52,7 @@ export interface PreparedAgent {
  * that step's time limit). Rejects only for Ladder's own faults (a file it cannot write).
  */
 export async function startAgentSession(file: AgentFile, values: AgentPassValues): Promise<AgentSession> {
-  const placeholders = passPlaceholders(values);
+  const placeholders = { ...passPlaceholders(values), agentDir: file.dir };
   const prepared: PreparedAgent = {
     file,
     values,

@@ -24,6 +24,7 @@ import type { StepLane } from '../gateway/mcp/step.ts';
 import { startModelGateway } from '../gateway/model/index.ts';
 import type { GatewayRequest, ModelGateway } from '../gateway/model/index.ts';
 import { assistantMessage } from '../models/index.ts';
+import { PACKAGE_ROOT } from '../lane/index.ts';
 import { ReplayModel } from '../models/replay.ts';
 import { ProviderError } from '../models/retry.ts';
 import type { ChatMessage, ModelAdapter, ModelResponse, SamplingOptions } from '../models/types.ts';
@@ -102,6 +103,8 @@ export class ExternalSteps implements AsyncDisposable {
     this.#values = {
       workspace: this.#input.workspace, home, model: this.#input.model.model, mcpUrl: this.#mcp.url, mcpToken: token,
       openaiBaseUrl: this.#models.openaiBaseUrl, anthropicBaseUrl: this.#models.anthropicBaseUrl, apiKey: token,
+      // For an ACP agent that takes only stdio MCP servers: the bridge, with the token in its env.
+      mcpStdio: { command: process.execPath, args: [join(PACKAGE_ROOT, 'bin', 'ladder.js'), 'gateway', 'bridge', '--url', this.#mcp.url] },
     };
   }
 

@@ -179,10 +179,10 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
   let external: { file: AgentFile; manifest: ManifestAgent } | undefined;
   if (agentName !== undefined) {
     try {
-      const loaded = await loadAgentFile(agentName, world.cwd);
-      external = { file: loaded.file, manifest: { name: loaded.file.name, kind: loaded.file.kind, file: agentName, sha256: sha256(loaded.text) } };
+      const file = await loadAgentFile(agentName);
+      external = { file, manifest: { name: file.name, kind: file.kind, file: agentName, sha256: sha256(JSON.stringify(file)) } };
     } catch (error) {
-      if (error instanceof AgentFileError) throw new InputError([error.message]);
+      if (error instanceof AgentFileError) throw new InputError(error.problems);
       throw error;
     }
     const inner = agent;

@@ -21,7 +21,7 @@ const EXEC = 'name: mine\nkind: exec\ncommand: my-agent\n';
 describe('the agent file', () => {
   it('reads a minimal exec file with its defaults', () => {
     expect(parseAgentFile('mine.yaml', EXEC)).toEqual({
-      file: 'mine.yaml', name: 'mine', kind: 'exec', command: 'my-agent', args: [], env: {}, files: {}, answer: 'stdout', permissions: 'allow',
+      file: 'mine.yaml', dir: process.cwd(), name: 'mine', kind: 'exec', command: 'my-agent', args: [], env: {}, files: {}, answer: 'stdout', permissions: 'allow',
     });
   });
 
@@ -39,7 +39,7 @@ permissions: deny
 ownTools: a shell, switched off by its mode
 `;
     expect(parseAgentFile('mine.yaml', text)).toEqual({
-      file: 'mine.yaml', name: 'mine', kind: 'acp', command: 'my-acp', args: ['--stdio', '{model}'], env: { MY_HOME: '{home}/.mine' },
+      file: 'mine.yaml', dir: process.cwd(), name: 'mine', kind: 'acp', command: 'my-acp', args: ['--stdio', '{model}'], env: { MY_HOME: '{home}/.mine' },
       files: { '{home}/.mine/config.json': '{"url": "{mcpUrl}", "literal": "{{model}}"}' },
       answer: 'stdout', install: 'npm i -g my-acp@1.2.3', mode: 'auto', permissions: 'deny', ownTools: 'a shell, switched off by its mode',
     });
@@ -51,7 +51,7 @@ ownTools: a shell, switched off by its mode
       'mine.yaml:7 args[2]: unknown placeholder {promt}; did you mean {prompt}?',
     ]);
     expect(problems(`${EXEC}env:\n  X: '{somethingElse}'\n`)).toEqual([
-      'mine.yaml:5 env.X: unknown placeholder {somethingElse}; the placeholders are {prompt}, {workspace}, {home}, {model}, {mcpUrl}, {mcpToken}, {mcpConfig}, {openaiBaseUrl}, {anthropicBaseUrl}, {apiKey}; write {{somethingElse}} for the text {somethingElse}',
+      'mine.yaml:5 env.X: unknown placeholder {somethingElse}; the placeholders are {prompt}, {workspace}, {home}, {model}, {mcpUrl}, {mcpToken}, {mcpConfig}, {openaiBaseUrl}, {anthropicBaseUrl}, {apiKey}, {agentDir}; write {{somethingElse}} for the text {somethingElse}',
     ]);
   });
 
