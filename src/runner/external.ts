@@ -14,8 +14,7 @@ import { performance } from 'node:perf_hooks';
 import type { StepResult, StepSpec } from '../agent/index.ts';
 import { addMessage, failedResponseEvent, requestEvent, responseEvent } from '../agent/events.ts';
 import { StepLimits } from '../agent/limits.ts';
-import { startAgentSession } from '../agents/index.ts';
-import type { AgentFile, AgentSession } from '../agents/index.ts';
+import type { AgentFile, AgentPassValues, AgentSession } from '../agents/index.ts';
 import { gatewayServer } from '../gateway/mcp/server.ts';
 import { serveGatewayHttp } from '../gateway/mcp/http.ts';
 import type { GatewayHttp } from '../gateway/mcp/http.ts';
@@ -108,7 +107,7 @@ export class ExternalSteps implements AsyncDisposable {
     };
   }
 
-  #values: Parameters<typeof startAgentSession>[1] | undefined;
+  #values: AgentPassValues | undefined;
 
   /** Runs one step: the agent gets the prompt; the step ends when it answers, fails or runs out. */
   async runStep(spec: StepSpec): Promise<StepResult> {
@@ -119,7 +118,8 @@ export class ExternalSteps implements AsyncDisposable {
       await limits.race(this.#gateway.openStep({ index: spec.index, ceiling: spec.ceiling, signal: limits.signal }));
       this.#step = step;
       // An ACP agent's session opens with the first step, once the first turn's tools are fixed.
-      this.#session ??= await startAgentSession(this.#input.file, this.#values!);
+      // Loaded with the first external step: the drivers bring the ACP SDK.
+      this.#session ??= await (await import('../agents/index.ts')).startAgentSession(this.#input.file, this.#values!);
       const result = await this.#session.runStep(spec.prompt, { timeLimitMs: spec.timeLimitMs, signal: limits.signal });
       const { calls, ceilingReached } = await this.#gateway.endStep();
       this.#step = undefined;

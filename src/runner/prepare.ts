@@ -12,7 +12,6 @@ import type { Pricing } from '../models/prices.ts';
 import type { LoadedRung } from '../rungs/load.ts';
 import { agentFactory, modelSettings } from './agents.ts';
 import type { AgentFactory } from './agents.ts';
-import { AgentFileError, loadAgentFile } from '../agents/index.ts';
 import type { AgentFile } from '../agents/index.ts';
 import type { Manifest, ManifestAgent } from './manifest.ts';
 import { differences, gitSha, LADDER_VERSION, ManifestError, MANIFEST_FORMAT, readManifest, sha256 } from './manifest.ts';
@@ -178,6 +177,8 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
   const agentName = request.agent ?? previous?.agent?.file;
   let external: { file: AgentFile; manifest: ManifestAgent } | undefined;
   if (agentName !== undefined) {
+    // Loaded only with --agent: the drivers bring the ACP SDK, which no other run needs.
+    const { AgentFileError, loadAgentFile } = await import('../agents/index.ts');
     try {
       const file = await loadAgentFile(agentName);
       external = { file, manifest: { name: file.name, kind: file.kind, file: agentName, sha256: sha256(JSON.stringify(file)) } };
