@@ -39,6 +39,7 @@ export interface CalibrateArgs {
   timeFactor?: number;
   seed?: number;
   out?: string;
+  agent?: string;
 }
 
 /** Prints the calibration table; returns 0 every effect there, 1 one is not, 2 bad input. */
@@ -55,6 +56,7 @@ export async function runCalibrate(args: CalibrateArgs, say: (line: string) => v
       ...(args.timeFactor === undefined ? {} : { timeFactor: args.timeFactor }),
       ...(args.seed === undefined ? {} : { seed: args.seed }),
       ...(args.out === undefined ? {} : { out: args.out }),
+      ...(args.agent === undefined ? {} : { agent: args.agent }),
       ...(world.progress === undefined ? {} : { progress: world.progress }),
       ...(world.tempBase === undefined ? {} : { tempBase: world.tempBase }),
     });
@@ -130,7 +132,8 @@ export const rungsCommand: CommandModule = {
             .option('passes', { type: 'number', describe: 'Passes per arm (default 5; the pathologies strike at every decision, p = 1)' })
             .option('time-factor', { type: 'number', describe: 'Real time per workbench time (default 0.01)' })
             .option('seed', { type: 'number', describe: 'Run seed (default 1)' })
-            .option('out', { type: 'string', describe: 'Keep the calibration runs in this folder (default: a temp folder, removed)' }),
+            .option('out', { type: 'string', describe: 'Keep the calibration runs in this folder (default: a temp folder, removed)' })
+            .option('agent', { type: 'string', describe: 'An external agent runs the steps (as ladder run --agent), the pathology behind its model gateway' }),
         handler: async (argv) => {
           process.exitCode = await runCalibrate(argv);
         },

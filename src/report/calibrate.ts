@@ -38,6 +38,8 @@ export interface CalibrateOptions {
   /** The synthetic agents (default each rung's own pathology at p = 1). */
   model?: string;
   concurrency?: number;
+  /** An external agent (`--agent`) runs the steps, the synthetic policy behind its model gateway. */
+  agent?: string;
   /** Where the calibration runs are left; a temp folder, removed after, by default. */
   out?: string;
   tempBase?: string;
@@ -114,6 +116,7 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
         rungs: group.files, model: options.model ?? CALIBRATE_MODEL, arms: group.arms, passes: options.passes ?? CALIBRATE_PASSES,
         seed: options.seed ?? 1, timeFactor: options.timeFactor ?? CALIBRATE_TIME_FACTOR, out,
         ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+        ...(options.agent === undefined ? {} : { agent: options.agent }),
       }, { cwd: options.cwd, env: {} });
       const result = await executeRun(prepared, {
         progress: options.progress ?? process.stderr,

@@ -1,0 +1,46 @@
+// An external agent on the ladder, end to end, with no real agent installed: the example
+// harness (examples/agents/tool-loop-agent.mjs: the OpenAI SDK against the model gateway, the
+// MCP SDK against the MCP gateway) runs three rungs on both arms of each rung's declared effect,
+// a synthetic policy behind the model gateway. The declared effects must show through it, the
+// breaker's refusals must reach the agent on `on` and not on `off`, and every trace is whole.
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { calibrate } from '../../src/report/calibrate.ts';
+import { readTraceAll } from '../../src/trace/index.ts';
+import { listTraces } from '../../src/runner/store.ts';
+import { removeTempDirs, ROOT, tempDir } from './helpers.ts';
+
+afterAll(removeTempDirs);
+
+const RUNGS = ['rungs/review-dead-browser.yaml', 'rungs/config-from-catalog.yaml', 'rungs/fails-twice-then-works.yaml'];
+const AGENT = 'examples/agents/tool-loop.yaml';
+
+describe('an external agent through the gateways', () => {
+  it("shows each rung's declared effect, and the breaker's refusals reach the agent on on only", async () => {
+    const out = await tempDir('ladder-external-');
+    const rows = await calibrate({ rungs: RUNGS, cwd: ROOT, agent: AGENT, out, passes: 5, progress: process.stderr });
+    expect(rows.map((r) => [r.rung, r.ok, r.text])).toEqual(rows.map((r) => [r.rung, true, r.text]));
+
+    const outcomes = new Map<string, string[]>();
+    let passes = 0;
+    for (const group of ['arms-0']) {
+      for (const path of await listTraces(join(out, group))) {
+        const { events } = await readTraceAll(join(out, group, 'traces', path));
+        const start = events[0];
+        expect(start?.type).toBe('pass.start');
+        expect(events.at(-1)?.type).toBe('pass.end');
+        if (start?.type !== 'pass.start') continue;
+        passes += 1;
+        const key = `${start.rung}/${start.arm}`;
+        outcomes.set(key, [...(outcomes.get(key) ?? []), ...events.flatMap((e) => (e.type === 'tool.call' ? [e.outcome] : []))]);
+        // The agent's model requests were recorded with their tokens, each with its response.
+        const requests = events.filter((e) => e.type === 'model.request').length;
+        expect(requests).toBeGreaterThan(0);
+        expect(events.filter((e) => e.type === 'model.response').length).toBe(requests);
+      }
+    }
+    expect(passes).toBe(30);
+    expect(outcomes.get('review-dead-browser/on')).toContain('refused');
+    expect(outcomes.get('review-dead-browser/off')).not.toContain('refused');
+  }, 600_000);
+});
