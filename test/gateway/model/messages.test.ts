@@ -20,12 +20,11 @@ describe('model gateway: Anthropic Messages', () => {
       max_tokens: 512,
       system: [{ type: 'text', text: 'Be brief.' }],
       messages: [{ role: 'user', content: 'Hi' }],
-      temperature: 0.5,
     });
     expect(fx.seen).toStrictEqual([{
       format: 'anthropic-messages',
       model: 'claude-agent',
-      request: { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }], tools: [], options: { maxTokens: 512, temperature: 0.5 } },
+      request: { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }], tools: [], options: { maxTokens: 512 } },
       stream: false,
       otherTools: [],
     }]);
