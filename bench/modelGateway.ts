@@ -1,11 +1,13 @@
 // What the model gateway adds to a model call. A local stub answers an OpenAI chat completion at
 // once (streamed or not, as asked); the real `openai` client calls it directly, and calls the
 // gateway, whose answer callback is Ladder's own OpenAI adapter pointed at the stub: the path an
-// external agent's request takes in a pass. The two are interleaved, one of each in turn, so load
-// from the machine's other work falls on both alike. Reported: ms added per request (p50 and p95
-// of the gateway's times minus the direct ones'), ms added to a streamed answer's first content
-// chunk, and how long a piece of text the answerer streams takes to reach the client (the
-// callback holds its answer until the client has the piece, so nothing else is in that time).
+// external agent's request takes in a pass. Two more split that sum: the adapter calling the stub
+// on its own, and the gateway answering at once with a fixed answer (its own share: one more
+// local hop, parsing and writing). All are interleaved, one of each in turn, so load from the
+// machine's other work falls on all alike. Reported: ms added per request (p50 and p95 of each
+// path's times minus the direct ones'), ms added to a streamed answer's first content chunk, and
+// how long a piece of text the answerer streams takes to reach the client (the callback holds
+// its answer until the client has the piece, so nothing else is in that time).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
@@ -79,31 +81,44 @@ export async function benchModelGateway(): Promise<Record<string, number | strin
   const stub = await startStub();
   const adapter = createModel('openai:stub-model', { baseUrl: stub.url, apiKey: 'stub-key', env: {} });
   const gateway = await startModelGateway({ token: TOKEN, answer: (request, { signal }) => adapter.complete(request.request, signal) });
+  const fixed = await startModelGateway({ token: TOKEN, answer: async () => fixedAnswer('The answer is 42.') });
   const direct = new OpenAI({ apiKey: 'stub-key', baseURL: stub.url, maxRetries: 0 });
   const through = new OpenAI({ apiKey: TOKEN, baseURL: gateway.openaiBaseUrl, maxRetries: 0 });
+  const throughFixed = new OpenAI({ apiKey: TOKEN, baseURL: fixed.openaiBaseUrl, maxRetries: 0 });
+  const adapterAlone = async () => {
+    const started = performance.now();
+    await adapter.complete({ messages: ASK.messages, tools: [] });
+    return performance.now() - started;
+  };
+  const paths = { direct: () => timeCall(direct), gateway: () => timeCall(through), adapter: adapterAlone, gatewayFixed: () => timeCall(throughFixed) };
+  const streams = { direct: () => timeFirstChunk(direct), gateway: () => timeFirstChunk(through) };
   try {
     for (let i = 0; i < WARM_UP; i++) {
-      await timeCall(direct);
-      await timeCall(through);
-      await timeFirstChunk(direct);
-      await timeFirstChunk(through);
+      for (const time of [...Object.values(paths), ...Object.values(streams)]) await time();
     }
-    const calls = { direct: [] as number[], gateway: [] as number[] };
-    const firsts = { direct: [] as number[], gateway: [] as number[] };
+    const calls: Record<keyof typeof paths, number[]> = { direct: [], gateway: [], adapter: [], gatewayFixed: [] };
+    const firsts: Record<keyof typeof streams, number[]> = { direct: [], gateway: [] };
     for (let i = 0; i < RUNS; i++) {
-      // which goes first alternates, so neither always meets a warmer connection or a quieter moment
-      const order = i % 2 === 0 ? (['direct', 'gateway'] as const) : (['gateway', 'direct'] as const);
-      for (const which of order) calls[which].push(await timeCall(which === 'direct' ? direct : through));
-      for (const which of order) firsts[which].push(await timeFirstChunk(which === 'direct' ? direct : through));
+      // the order turns each run, so no path always meets a warmer connection or a quieter moment
+      const order = (Object.keys(paths) as (keyof typeof paths)[]).map((_, k, all) => all[(k + i) % all.length]!);
+      for (const which of order) calls[which].push(await paths[which]());
+      const streamOrder = i % 2 === 0 ? (['direct', 'gateway'] as const) : (['gateway', 'direct'] as const);
+      for (const which of streamOrder) firsts[which].push(await streams[which]());
     }
     const forwarded = await forwardTimes();
+    const added = (path: keyof typeof paths, p: number) => round(percentile(calls[path], p) - percentile(calls.direct, p));
     return {
       modelGatewayRuns: RUNS,
       modelGatewayDirectMsP50: round(percentile(calls.direct, 50)),
       modelGatewayMsP50: round(percentile(calls.gateway, 50)),
       // Goal: at most 2.
-      modelGatewayAddedMsP50: round(percentile(calls.gateway, 50) - percentile(calls.direct, 50)),
-      modelGatewayAddedMsP95: round(percentile(calls.gateway, 95) - percentile(calls.direct, 95)),
+      modelGatewayAddedMsP50: added('gateway', 50),
+      modelGatewayAddedMsP95: added('gateway', 95),
+      // the two parts of that: the gateway answering at once, and Ladder's adapter on its own
+      modelGatewayOwnAddedMsP50: added('gatewayFixed', 50),
+      modelGatewayOwnAddedMsP95: added('gatewayFixed', 95),
+      modelGatewayAdapterAddedMsP50: added('adapter', 50),
+      modelGatewayAdapterAddedMsP95: added('adapter', 95),
       modelGatewayFirstChunkDirectMsP50: round(percentile(firsts.direct, 50)),
       modelGatewayFirstChunkAddedMsP50: round(percentile(firsts.gateway, 50) - percentile(firsts.direct, 50)),
       modelGatewayFirstChunkAddedMsP95: round(percentile(firsts.gateway, 95) - percentile(firsts.direct, 95)),
@@ -112,18 +127,20 @@ export async function benchModelGateway(): Promise<Record<string, number | strin
     };
   } finally {
     await gateway.close();
+    await fixed.close();
     await stub.close();
   }
 }
+
+const fixedAnswer = (text: string): ModelResponse => ({
+  text, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 0, attempts: 1, retryWaitMs: 0,
+  stopReason: 'end', providerStopReason: 'stop', ignoredOptions: [], details: { provider: 'synthetic', policy: 'reference', seed: 0 },
+});
 
 /** From the answerer's onText to the client holding the piece, while the answer is still open. */
 async function forwardTimes(): Promise<number[]> {
   let sentAt = 0;
   let received: (() => void) | undefined;
-  const answer = (text: string): ModelResponse => ({
-    text, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 0, attempts: 1, retryWaitMs: 0,
-    stopReason: 'end', providerStopReason: 'stop', ignoredOptions: [], details: { provider: 'synthetic', policy: 'reference', seed: 0 },
-  });
   const gateway = await startModelGateway({
     token: TOKEN,
     answer: async (_request, { onText }) => {
@@ -131,7 +148,7 @@ async function forwardTimes(): Promise<number[]> {
       sentAt = performance.now();
       onText!('piece');
       await seen;
-      return answer('piece');
+      return fixedAnswer('piece');
     },
   });
   const client = new OpenAI({ apiKey: TOKEN, baseURL: gateway.openaiBaseUrl, maxRetries: 0 });
