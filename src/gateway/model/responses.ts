@@ -251,8 +251,9 @@ class Answer {
     return { type: 'output_text', text, annotations: [], logprobs: [] };
   }
 
-  message(text: string, refusal: string | undefined, status: string) {
-    const content = [...(text !== '' || refusal === undefined ? [this.textPart(text)] : []), ...(refusal === undefined ? [] : [{ type: 'refusal', refusal }])];
+  /** The message item: a text part when there is text (or a stream opened one), a refusal part after it. */
+  message(text: string, refusal: string | undefined, status: string, withText = text !== '' || refusal === undefined) {
+    const content = [...(withText ? [this.textPart(text)] : []), ...(refusal === undefined ? [] : [{ type: 'refusal', refusal }])];
     return { id: this.messageId, type: 'message', status, role: 'assistant', content };
   }
 
@@ -285,9 +286,11 @@ function stream(parsed: ParsedRequest, sink: EventSink): WireStream {
   // every event carries its type and a sequence number one above the last (API reference, streaming events)
   const emit = (type: string, fields: Json) => sink.send({ type, sequence_number: sequence++, ...fields }, type);
   let opened = false;
-  let messageOpen = false;
+  let itemOpen = false;
+  let textOpen = false;
   let sent = '';
   let nextIndex = 0;
+  const ids = () => ({ item_id: answer.messageId, output_index: 0 });
   const open = () => {
     if (opened) return;
     opened = true;
@@ -295,42 +298,52 @@ function stream(parsed: ParsedRequest, sink: EventSink): WireStream {
     emit('response.created', { response });
     emit('response.in_progress', { response });
   };
-  const openMessage = () => {
-    if (messageOpen) return;
-    messageOpen = true;
+  // the item is added empty and each part added to it after, as the accumulator in the SDK expects
+  const openItem = () => {
+    if (itemOpen) return;
+    itemOpen = true;
     nextIndex++;
-    emit('response.output_item.added', { output_index: 0, item: answer.message('', undefined, 'in_progress') });
-    emit('response.content_part.added', { item_id: answer.messageId, output_index: 0, content_index: 0, part: answer.textPart('') });
+    emit('response.output_item.added', { output_index: 0, item: { ...answer.message('', undefined, 'in_progress'), content: [] } });
+  };
+  const openText = () => {
+    openItem();
+    if (textOpen) return;
+    textOpen = true;
+    emit('response.content_part.added', { ...ids(), content_index: 0, part: answer.textPart('') });
   };
   const delta = (text: string) => {
     sent += text;
-    emit('response.output_text.delta', { item_id: answer.messageId, output_index: 0, content_index: 0, delta: text, logprobs: [] });
+    emit('response.output_text.delta', { ...ids(), content_index: 0, delta: text, logprobs: [] });
   };
   return {
     text(text) {
       open();
       if (text === '') return;
-      openMessage();
+      openText();
       delta(text);
     },
     finish(response) {
       open();
       const { text, refusal } = response;
-      if (text !== '' || refusal !== undefined || messageOpen) {
-        openMessage();
-        // the answer's text is the whole of it; what was streamed is its start
-        const rest = text.startsWith(sent) ? text.slice(sent.length) : '';
-        if (rest !== '') delta(rest);
-        const ids = { item_id: answer.messageId, output_index: 0 };
-        emit('response.output_text.done', { ...ids, content_index: 0, text, logprobs: [] });
-        emit('response.content_part.done', { ...ids, content_index: 0, part: answer.textPart(text) });
-        if (refusal !== undefined) {
-          emit('response.content_part.added', { ...ids, content_index: 1, part: { type: 'refusal', refusal: '' } });
-          emit('response.refusal.delta', { ...ids, content_index: 1, delta: refusal });
-          emit('response.refusal.done', { ...ids, content_index: 1, refusal });
-          emit('response.content_part.done', { ...ids, content_index: 1, part: { type: 'refusal', refusal } });
+      const withText = textOpen || text !== '';
+      if (withText || refusal !== undefined) {
+        openItem();
+        if (withText) {
+          openText();
+          // the answer's text is the whole of it; what was streamed is its start
+          const rest = text.startsWith(sent) ? text.slice(sent.length) : '';
+          if (rest !== '') delta(rest);
+          emit('response.output_text.done', { ...ids(), content_index: 0, text, logprobs: [] });
+          emit('response.content_part.done', { ...ids(), content_index: 0, part: answer.textPart(text) });
         }
-        emit('response.output_item.done', { output_index: 0, item: answer.message(text, refusal, 'completed') });
+        if (refusal !== undefined) {
+          const content_index = withText ? 1 : 0;
+          emit('response.content_part.added', { ...ids(), content_index, part: { type: 'refusal', refusal: '' } });
+          emit('response.refusal.delta', { ...ids(), content_index, delta: refusal });
+          emit('response.refusal.done', { ...ids(), content_index, refusal });
+          emit('response.content_part.done', { ...ids(), content_index, part: { type: 'refusal', refusal } });
+        }
+        emit('response.output_item.done', { output_index: 0, item: answer.message(text, refusal, 'completed', withText) });
       }
       const calls = answer.calls(response);
       for (const call of calls) {
@@ -340,7 +353,7 @@ function stream(parsed: ParsedRequest, sink: EventSink): WireStream {
         emit('response.function_call_arguments.done', { item_id: call.id, output_index, name: call.name, arguments: call.arguments });
         emit('response.output_item.done', { output_index, item: call });
       }
-      const message = messageOpen ? [answer.message(text, refusal, 'completed')] : [];
+      const message = itemOpen ? [answer.message(text, refusal, 'completed', withText)] : [];
       const status = answer.statusOf(response);
       emit(`response.${status}`, { response: answer.response(status, [...message, ...calls], response) });
     },

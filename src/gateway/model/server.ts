@@ -73,6 +73,8 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
       running.delete(controller);
       if (!res.writableFinished) controller.abort(new Error(`the agent disconnected before the ${codec.format} answer was written`));
     });
+    // a client gone before the listener above was there never fires it
+    if (res.req.socket.destroyed) controller.abort(new Error(`the agent disconnected before the ${codec.format} answer was written`));
     const anthropic = codec.format === 'anthropic-messages';
     const { signal } = controller;
     // the callback gets the neutral request only; what the codec keeps to write the answer stays here

@@ -76,7 +76,7 @@ export interface WireCodec {
   reply(parsed: ParsedRequest, response: ModelResponse): unknown;
   /** A stream writer for one request: events go to `sink` as the answer is produced. */
   stream(parsed: ParsedRequest, sink: EventSink): WireStream;
-  /** The format's error body. `kind` is the provider's error type word for the status. */
+  /** The format's error body for a status: OpenAI's `{error: {message, type, param, code}}` or Anthropic's `{type: 'error', error: {type, message}}`. */
   errorBody(status: number, message: string, param?: string | null, code?: string | null): unknown;
 }
 

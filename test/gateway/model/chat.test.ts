@@ -82,6 +82,12 @@ describe('model gateway: Chat Completions', () => {
     });
   });
 
+  it('passes a refusal on as message.refusal with finish_reason content_filter', async () => {
+    await using fx = await gatewayAnswering([() => modelResponse({ refusal: 'I cannot help with that.', stopReason: 'refusal' })]);
+    const completion = await client(fx.gateway.openaiBaseUrl).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
+    expect(completion.choices[0]).toMatchObject({ message: { content: null, refusal: 'I cannot help with that.' }, finish_reason: 'content_filter' });
+  });
+
   it('gives a call whose id breaks the rule an id made from its place, the same every time', async () => {
     const answer = () => modelResponse({ toolCalls: [{ id: 'call 1/with spaces', name: 'db__query', args: {} }] });
     await using fx = await gatewayAnswering([answer]);

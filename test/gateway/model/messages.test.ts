@@ -97,6 +97,24 @@ describe('model gateway: Anthropic Messages', () => {
     expect(fx.seen[0]!.stream).toBe(true);
   });
 
+  it('streams thinking first with its signature, and passes an error result on as one', async () => {
+    const redacted = { type: 'redacted_thinking' as const, data: 'opaque==' };
+    await using fx = await gatewayAnswering([() => modelResponse({ thinking: [SIGNED, redacted], text: 'It failed.' })]);
+    const stream = client(fx.gateway.anthropicBaseUrl).messages.stream({
+      model: 'claude-agent',
+      max_tokens: 100,
+      tools: [READ_TOOL],
+      messages: [
+        { role: 'user', content: 'Read c' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_c', name: 'fs__read', input: { path: 'c' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_c', content: 'no such file', is_error: true }] },
+      ],
+    });
+    const final = await stream.finalMessage();
+    expect(final.content).toStrictEqual([SIGNED, redacted, { type: 'text', text: 'It failed.' }]);
+    expect(fx.seen[0]!.request.messages.at(-1)).toStrictEqual({ role: 'tool', toolCallId: 'toolu_c', toolName: 'fs__read', content: 'no such file', isError: true });
+  });
+
   it('writes each event with its event line, in the documented order', async () => {
     await using fx = await gatewayAnswering([() => modelResponse({ text: 'Done.', stopReason: 'max_tokens' })]);
     const res = await fetch(`${fx.gateway.anthropicBaseUrl}/v1/messages`, {

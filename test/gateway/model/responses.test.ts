@@ -90,6 +90,8 @@ describe('model gateway: Responses', () => {
       'response.completed',
     ]);
     expect(data.map((d) => d.sequence_number)).toStrictEqual(data.map((_, i) => i));
+    // the message item is added empty; its text part is added by the next event, not twice
+    expect(data[2]!.item).toMatchObject({ type: 'message', status: 'in_progress', content: [] });
     const call = { type: 'function_call', status: 'completed', call_id: 'call_list1', namespace: 'mcp__workbench', name: 'list_files', arguments: '{}' };
     expect(data[11]).toMatchObject({ output_index: 1, item: call });
     const completed = data[12]!.response;
@@ -119,6 +121,14 @@ describe('model gateway: Responses', () => {
       { type: 'function_call', call_id: 'call_r', name: 'read_file', arguments: '{"path":"a"}' },
     ]);
     expect((final.output[1] as { namespace?: string }).namespace).toBeUndefined();
+  });
+
+  it('streams a refusal as its own content part, which the stream helper keeps', async () => {
+    await using fx = await gatewayAnswering([() => modelResponse({ refusal: 'I cannot help with that.', stopReason: 'refusal' })]);
+    const final = await client(fx.gateway.openaiBaseUrl).responses.stream({ model: 'm', input: 'x' }).finalResponse();
+    expect(final.output).toMatchObject([
+      { type: 'message', content: [{ type: 'refusal', refusal: 'I cannot help with that.' }] },
+    ]);
   });
 
   it('answers without streaming with the response object, incomplete at the token limit', async () => {
