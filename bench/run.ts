@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { benchLane } from './lane.ts';
 import { benchLaneStdio } from './laneStdio.ts';
 import { benchModel } from './model.ts';
+import { benchModelGateway } from './modelGateway.ts';
 import { benchRunner } from './runner.ts';
 import { benchStartup } from './startup.ts';
 import { benchSummarize } from './summarize.ts';
@@ -33,6 +34,8 @@ export const BENCHMARKS: Record<string, () => Promise<Figures>> = {
   workspaces: () => benchWorkspaces(),
   // Passes per minute against a model answering after 300 ms, at concurrency 1, 4 and 8, and at 8 when it throttles.
   model: () => benchModel(),
+  // ms the model gateway adds to a chat completion (Ladder's OpenAI adapter behind it) against the client calling the same stub directly.
+  modelGateway: () => benchModelGateway(),
 };
 
 const REPORT = 'reports/bench.json';

@@ -1,0 +1,18 @@
+// The pass's token, checked on every request. Compared as digests in constant time so the
+// time a wrong token takes says nothing about the right one.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** A check of `Authorization: Bearer <token>` or `x-api-key: <token>`: the OpenAI SDK sends the first, Anthropic's the first or the second. */
+export function tokenCheck(token: string): (headers: IncomingHttpHeaders) => boolean {
+  if (typeof token !== 'string' || token.trim() === '') throw new RangeError('model gateway token must be a non-empty string');
+  const expected = digest(token);
+  const matches = (given: string | undefined) => given !== undefined && timingSafeEqual(digest(given), expected);
+  return (headers) => {
+    const bearer = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1]?.trim();
+    const key = headers['x-api-key'];
+    return matches(bearer) || matches(Array.isArray(key) ? key[0] : key);
+  };
+}

@@ -1,0 +1,190 @@
+// The model gateway's HTTP server: 127.0.0.1 on a port of its own, the pass's token on every
+// request, one codec per endpoint, and the answer callback behind all three. An agent that
+// disconnects aborts its answer; closing the gateway aborts every answer still running.
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ModelResponse } from '../../models/types.ts';
+import { tokenCheck } from './auth.ts';
+import { chatCodec } from './chat.ts';
+import { anthropicErrorBody, failureReply, openaiErrorBody } from './errors.ts';
+import { messagesCodec } from './messages.ts';
+import { responsesCodec } from './responses.ts';
+import { eventSink } from './sse.ts';
+import { WireRequestError } from './types.ts';
+import type { ModelGateway, ModelGatewayOptions, ParsedRequest, WireCodec } from './types.ts';
+
+// A long conversation with tool results is a few MiB; 32 MiB leaves room for any real one and
+// still bounds what one request can make the gateway hold.
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+const ENDPOINTS: Readonly<Record<string, WireCodec>> = {
+  '/v1/chat/completions': chatCodec,
+  '/v1/responses': responsesCodec,
+  '/v1/messages': messagesCodec,
+};
+
+const SERVED = 'POST /v1/chat/completions, POST /v1/responses and POST /v1/messages';
+
+const TOKEN_WANTED = 'missing or wrong token: send the token Ladder gave this pass as "Authorization: Bearer <token>" or "x-api-key: <token>"';
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+type Body = { readonly bytes: Buffer } | { readonly tooLarge: true };
+
+/** The whole body, or word that it passed `max` bytes: by its declared length at once, else while it arrives. */
+function readBody(req: IncomingMessage, max: number): Promise<Body> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) return Promise.resolve({ tooLarge: true });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        // node discards the rest of the body once the response ends
+        req.off('data', onData);
+        resolve({ tooLarge: true });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve({ bytes: Buffer.concat(chunks) }));
+    req.on('error', reject);
+  });
+}
+
+export async function startModelGateway(options: ModelGatewayOptions): Promise<ModelGateway> {
+  const authorized = tokenCheck(options.token);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) throw new RangeError(`maxBodyBytes must be a positive integer, got ${maxBodyBytes}`);
+  const running = new Set<AbortController>();
+
+  async function answer(codec: WireCodec, parsed: ParsedRequest, res: ServerResponse): Promise<void> {
+    const controller = new AbortController();
+    running.add(controller);
+    res.on('close', () => {
+      running.delete(controller);
+      if (!res.writableFinished) controller.abort(new Error(`the agent disconnected before the ${codec.format} answer was written`));
+    });
+    // a client gone before the listener above was there never fires it
+    if (res.req.socket.destroyed) controller.abort(new Error(`the agent disconnected before the ${codec.format} answer was written`));
+    const anthropic = codec.format === 'anthropic-messages';
+    const { signal } = controller;
+    // the callback gets the neutral request only; what the codec keeps to write the answer stays here
+    const { wire: _wire, ...request } = parsed;
+    if (!parsed.stream) {
+      let response: ModelResponse;
+      try {
+        response = await options.answer(request, { signal });
+      } catch (err) {
+        const failure = failureReply(err, anthropic);
+        sendJson(res, failure.status, codec.errorBody(failure.status, failure.message, null, failure.code));
+        return;
+      }
+      sendJson(res, 200, codec.reply(parsed, response));
+      return;
+    }
+    const sink = eventSink(res);
+    const writer = codec.stream(parsed, sink);
+    let answered = false;
+    const onText = (delta: string) => {
+      // text after the answer, or after the agent left, has nowhere to go
+      if (!answered && !signal.aborted) writer.text(delta);
+    };
+    try {
+      const response = await options.answer(request, { signal, onText });
+      answered = true;
+      if (signal.aborted) return;
+      writer.finish(response);
+      sink.end();
+    } catch (err) {
+      answered = true;
+      if (signal.aborted && res.destroyed) return;
+      const failure = failureReply(err, anthropic);
+      if (!sink.opened) {
+        sendJson(res, failure.status, codec.errorBody(failure.status, failure.message, null, failure.code));
+        return;
+      }
+      writer.fail(failure.status, failure.message, failure.code);
+      sink.end();
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const path = new URL(req.url ?? '/', 'http://gateway').pathname;
+    const codec = ENDPOINTS[path];
+    // an unknown path answers in the shape of the client that asked: Anthropic's sends anthropic-version
+    const anthropic = codec ? codec.format === 'anthropic-messages' : req.headers['anthropic-version'] !== undefined;
+    const fail = (status: number, message: string, param: string | null = null, headers: Record<string, string> = {}) =>
+      sendJson(res, status, codec ? codec.errorBody(status, message, param) : anthropic ? anthropicErrorBody(status, message) : openaiErrorBody(status, message, param), headers);
+    if (!authorized(req.headers)) return fail(401, TOKEN_WANTED);
+    if (path === '/v1/models' && method === 'GET') return sendJson(res, 200, modelList(options.model, anthropic));
+    if (codec === undefined) return fail(404, `${method} ${path}: not served here; the model gateway serves ${SERVED}`);
+    if (method !== 'POST') return fail(405, `${method} ${path}: only POST is served here`, null, { allow: 'POST' });
+    const body = await readBody(req, maxBodyBytes);
+    const endpoint = `POST ${path}`;
+    if ('tooLarge' in body) return fail(413, `${endpoint}: the body is over the gateway's limit of ${maxBodyBytes} bytes`);
+    let json: unknown;
+    try {
+      json = JSON.parse(body.bytes.toString('utf8'));
+    } catch (err) {
+      return fail(400, `${endpoint}: the body is not JSON (${(err as Error).message})`);
+    }
+    let parsed: ParsedRequest;
+    try {
+      parsed = codec.parse(json, req.headers);
+    } catch (err) {
+      if (err instanceof WireRequestError) return fail(err.status, err.message, err.param);
+      throw err;
+    }
+    await answer(codec, parsed, res);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      // a fault of the gateway itself: said in the answer when nothing was sent yet, else the stream is cut
+      if (!res.headersSent) sendJson(res, 500, openaiErrorBody(500, `the model gateway failed: ${err instanceof Error ? err.message : String(err)}`));
+      else res.destroy(err instanceof Error ? err : new Error(String(err)));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= new Promise<void>((resolve) => {
+      for (const controller of running) controller.abort(new Error('the model gateway closed'));
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    return closing;
+  };
+  return {
+    openaiBaseUrl: `http://127.0.0.1:${port}/v1`,
+    anthropicBaseUrl: `http://127.0.0.1:${port}`,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+/** GET /v1/models: the one model, in the listing shape of the client that asks. */
+function modelList(model: string | undefined, anthropic: boolean): unknown {
+  const ids = model === undefined ? [] : [model];
+  if (anthropic) {
+    return { data: ids.map((id) => ({ type: 'model', id, display_name: id, created_at: '1970-01-01T00:00:00Z' })), has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
+  }
+  return { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'ladder' })) };
+}
