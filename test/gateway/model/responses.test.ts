@@ -7,7 +7,7 @@ const client = (baseURL: string) => new OpenAI({ apiKey: TOKEN, baseURL, maxRetr
 
 const READ_SCHEMA = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] };
 
-// A request in the shape Codex sends (docs: agents-observed, Codex CLI): its built-in tools, each
+// A request in the shape Codex CLI 0.171.0 was seen to send (docs/agent.md, "Namespace tools"): its built-in tools, each
 // MCP server as one namespace tool with the server's tools nested by their own names, a
 // namespaced call and its result as content items, a reasoning item, and no stored state.
 const CODEX_REQUEST = {
