@@ -47,6 +47,8 @@ export interface StepResult {
   error?: string;
   /** When reason is 'errored': what failed in a few words (`connection refused`), for progress lines and grouping. */
   cause?: string;
+  /** An external agent's start-up within the step, when it was measured. */
+  agentStartupMs?: number;
   ms: number;
 }
 

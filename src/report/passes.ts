@@ -58,6 +58,8 @@ export interface StepRun {
   /** `ms` of each model response (retries and their waits included): the model's own time per round. */
   roundMs: number[];
   tools: ToolTally[];
+  /** An external agent's start-up in the step (step.end `agentStartupMs`); absent for the built-in loop. */
+  agentStartupMs?: number;
 }
 
 export interface PassRecord {
@@ -210,6 +212,7 @@ class PassAcc {
     this.done.push({
       ...acc, passed: e.passed, reason: e.reason, failedChecks: e.failedChecks.length, ms: e.ms, endT: e.t,
       answeredAt: e.answeredAt, tools: [...tools.values()],
+      ...(e.agentStartupMs === undefined ? {} : { agentStartupMs: e.agentStartupMs }),
     });
   }
 }

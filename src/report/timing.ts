@@ -41,6 +41,8 @@ export interface TimeSplit {
   stepMs: number;
   modelMs: number;
   toolMs: number;
+  /** An external agent's start-up (0 for the built-in loop): the first part of `otherMs` that has a name. */
+  agentStartupMs: number;
   otherMs: number;
   /** The model's time per round (every response, failed ones included). */
   modelRoundMs: Latency;
@@ -95,16 +97,21 @@ export function timeSplit(runs: readonly StepRun[]): TimeSplit {
   let stepMs = 0;
   let modelMs = 0;
   let toolMs = 0;
+  let agentStartupMs = 0;
   const rounds: number[] = [];
   for (const run of runs) {
     stepMs += run.ms;
+    agentStartupMs += run.agentStartupMs ?? 0;
     for (const ms of run.roundMs) {
       modelMs += ms;
       rounds.push(ms);
     }
     for (const t of run.tools) for (const ms of t.ms) toolMs += ms;
   }
-  return { stepRuns: runs.length, stepMs, modelMs, toolMs, otherMs: Math.max(0, stepMs - modelMs - toolMs), modelRoundMs: latency(rounds) };
+  return {
+    stepRuns: runs.length, stepMs, modelMs, toolMs, agentStartupMs,
+    otherMs: Math.max(0, stepMs - modelMs - toolMs - agentStartupMs), modelRoundMs: latency(rounds),
+  };
 }
 
 /** The tokens of `runs` at `pricing`; `attempts` are passes (or step-runs, for one step). */

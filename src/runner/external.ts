@@ -127,6 +127,7 @@ export class ExternalSteps implements AsyncDisposable {
         reason, answer: result.answer, rounds: step.rounds, calls, toolsOfferedPerRound: step.toolsOfferedPerRound,
         ...(step.answeredAt === undefined ? {} : { answeredAt: step.answeredAt }),
         ...(error === undefined ? {} : { error, cause: error }),
+        ...(result.startupMs === undefined ? {} : { agentStartupMs: result.startupMs }),
         ms: performance.now() - started,
       });
       this.notes.push(...result.notes);

@@ -303,6 +303,8 @@ export const stepEndShape = z.object({
   answeredAt: z.number().optional(),
   /** One line, when reason is `errored`: the provider's failure, or a replay that diverged. */
   error: text.optional(),
+  /** An external agent's start-up within the step: from starting it to its first output (or its ACP handshake). */
+  agentStartupMs: ms.optional(),
 });
 
 export const passEndShape = z.object({

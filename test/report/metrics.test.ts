@@ -121,7 +121,7 @@ describe('metrics over step-runs', () => {
   it('counts reasons, and rates over the step-runs not errored', () => {
     const m = metrics(steps(), null, []);
     expect([m.attempts, m.stepRuns, m.erroredPasses, m.cleanRunRate]).toEqual([4, 4, null, null]);
-    expect(m.reasons).toEqual({ answered: 1, ceiling: 1, time_limit: 1, errored: 1 });
+    expect(m.reasons).toEqual({ answered: 1, ceiling: 1, time_limit: 1, errored: 1, agent_failed: 0 });
     expect([m.stepPassRate.count, m.stepPassRate.n, m.stepPassRate.rate]).toEqual([1, 3, 1 / 3]);
     expect([m.ceilingShare.count, m.ceilingShare.n, m.ceilingShare.rate]).toEqual([1, 3, 1 / 3]);
     expect(m.passK).toEqual([]);
@@ -151,7 +151,7 @@ describe('metrics over step-runs', () => {
     // A: 110 - 40 = 70; B: 320 - 330 < 0, so 0.
     expect(m.timeToAnswer).toEqual({ stepRuns: 4, answered: 2, answeredToEndMs: { n: 2, total: 70, mean: 35, median: 35, p90: 70, max: 70 } });
     // Every step-run's time, the errored one's too: 1450 ms, 90 of it the model's, 70 the tools'.
-    expect(m.time).toEqual({ stepRuns: 4, stepMs: 1450, modelMs: 90, toolMs: 70, otherMs: 1290, modelRoundMs: { n: 2, p50: 30, p95: 60, max: 60 } });
+    expect(m.time).toEqual({ stepRuns: 4, stepMs: 1450, modelMs: 90, toolMs: 70, agentStartupMs: 0, otherMs: 1290, modelRoundMs: { n: 2, p50: 30, p95: 60, max: 60 } });
   });
 
   it('gives each tool, by name, its calls, repeats by kind and dead calls, with its server\'s latency and outcomes', () => {

@@ -47,7 +47,7 @@ describe('where the time goes', () => {
     ] });
     // the short-circuited call was answered by the harness: its 50 ms is in the rest
     expect(overall(s).time).toStrictEqual({
-      stepRuns: 2, stepMs: 1_500, modelMs: 1_000, toolMs: 350, otherMs: 150, modelRoundMs: { n: 3, p50: 300, p95: 500, max: 500 },
+      stepRuns: 2, stepMs: 1_500, modelMs: 1_000, toolMs: 350, agentStartupMs: 0, otherMs: 150, modelRoundMs: { n: 3, p50: 300, p95: 500, max: 500 },
     });
     expect(s.arms[0]!.rungs[0]!.steps[0]!.metrics.time.modelMs).toBe(1_000);
   });
@@ -55,5 +55,18 @@ describe('where the time goes', () => {
   it('never makes the rest negative when model and tools overlap the step ends (clocks differ)', async () => {
     const s = await summarize({ passes: [{ steps: [{ ms: 100, tokens: [[1, 1]], roundMs: [90], calls: [{ ms: 30 }] }] }] });
     expect(overall(s).time).toMatchObject({ stepMs: 100, modelMs: 90, toolMs: 30, otherMs: 0 });
+  });
+});
+
+describe("an external agent's start-up in the split", () => {
+  it('is its own part, taken out of the rest, and zero for the built-in loop', async () => {
+    const { timeSplit } = await import('../../src/report/timing.ts');
+    const { stepRun } = await import('./records.ts');
+    const tool = { server: 's', tool: 't', calls: 1, sent: 1, ms: [100], outcomes: {} } as unknown as ReturnType<typeof stepRun>['tools'][number];
+    const external = timeSplit([stepRun(0, { ms: 1_000, roundMs: [300], tools: [tool], agentStartupMs: 250 }), stepRun(1, { ms: 500, agentStartupMs: 50 })]);
+    expect(external).toMatchObject({ stepMs: 1_500, modelMs: 300, toolMs: 100, agentStartupMs: 300, otherMs: 800 });
+    expect(timeSplit([stepRun(0, { ms: 1_000, roundMs: [300] })])).toMatchObject({ agentStartupMs: 0, otherMs: 700 });
+    // Never below zero when the parts overlap (a model round that outlasted the step's record).
+    expect(timeSplit([stepRun(0, { ms: 100, roundMs: [90], agentStartupMs: 50 })]).otherMs).toBe(0);
   });
 });

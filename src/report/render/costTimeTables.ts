@@ -33,14 +33,18 @@ function costTable(arm: ArmSummary): Table {
 }
 
 function splitTable(arm: ArmSummary): Table {
+  // An external agent's start-up is a column of its own; the built-in loop has none to show.
+  const agent = arm.overall.time.agentStartupMs > 0;
   return {
     caption: `Where the time goes (arm ${arm.arm}): step time split into the model's responses, the tool calls sent, ` +
-      "and the rest (the harness: opening turns, listing tools, answering calls it does not send); the model's time per round",
-    columns: ['rung', 'step time, total', 'model', 'tool calls', 'the rest', 'model per round p50', 'p95', 'max'],
-    align: ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
+      (agent ? "the external agent's start-up, and the rest (the agent's own work and the harness)" : 'and the rest (the harness: opening turns, listing tools, answering calls it does not send)') +
+      "; the model's time per round",
+    columns: ['rung', 'step time, total', 'model', 'tool calls', ...(agent ? ['agent start-up'] : []), 'the rest', 'model per round p50', 'p95', 'max'],
+    align: ['left', 'right', 'right', 'right', ...(agent ? ['right' as const] : []), 'right', 'right', 'right', 'right'],
     rows: rows(arm).map(({ name, m }) => {
       const t = m.time;
-      return [name, ms(t.stepMs), share(t.modelMs, t.stepMs), share(t.toolMs, t.stepMs), share(t.otherMs, t.stepMs), ...latencyCells(t.modelRoundMs)];
+      return [name, ms(t.stepMs), share(t.modelMs, t.stepMs), share(t.toolMs, t.stepMs), ...(agent ? [share(t.agentStartupMs, t.stepMs)] : []),
+        share(t.otherMs, t.stepMs), ...latencyCells(t.modelRoundMs)];
     }),
   };
 }

@@ -154,11 +154,14 @@ function answers(input: PlotInput): Plot {
 /** Step time per arm split into the model, the tool calls and the rest. */
 function timeSplit(input: PlotInput): Plot {
   const series = seriesOf(input);
-  const parts = ['model', 'tool calls', 'the rest (harness)'];
+  // An external agent's start-up is a part of its own when a run has one.
+  const agent = input.runs.some(({ summary }) => summary.arms.some((arm) => arm.overall.time.agentStartupMs > 0));
+  const parts = agent ? ['model', 'tool calls', 'agent start-up', 'the rest'] : ['model', 'tool calls', 'the rest (harness)'];
   const values = input.runs.flatMap(({ summary }) => summary.arms.flatMap((arm) => {
     const t = arm.overall.time;
     if (t.stepMs === 0) return [];
-    return [t.modelMs, t.toolMs, t.otherMs].map((ms, i) => ({ series: series(summary.runId, arm.arm), part: parts[i]!, share: ms / t.stepMs, seconds: Math.round(ms) / 1000 }));
+    const split = agent ? [t.modelMs, t.toolMs, t.agentStartupMs, t.otherMs] : [t.modelMs, t.toolMs, t.otherMs];
+    return split.map((ms, i) => ({ series: series(summary.runId, arm.arm), part: parts[i]!, share: ms / t.stepMs, seconds: Math.round(ms) / 1000 }));
   }));
   const spec = values.length === 0 ? nothing('No step time to split.') : {
     ...CONFIG, width: WIDTH, height: { step: 26 }, data: { values }, mark: 'bar',
