@@ -75,10 +75,10 @@ describe('a server the pass starts', () => {
 
   it('says in one line why a server that listens but never answers did not start: its name, command, the wait and its stderr', async () => {
     const workspace = await tempDir('ladder-started-');
-    await using started = await startServers(rungOf(['--mute']), workspace, 2_000);
+    await using started = await startServers(rungOf(['--mute']), workspace, 5_000);
     expect(started.ports.has('s')).toBe(false);
     expect(started.errors).toEqual([expect.stringMatching(
-      /^server "s" did not start \(\S*node \S*started-server\.mjs \d+ --mute\): did not answer initialize on port \d+ within 2 s \(.+\); stderr ends: listening, never answering$/,
+      /^server "s" did not start \(\S*node \S*started-server\.mjs \d+ --mute\): did not answer initialize on port \d+ within 5 s \(.+\); stderr ends: listening, never answering$/,
     )]);
   }, 30_000);
 
