@@ -4,17 +4,36 @@
 // port up while the URL Ladder holds reaches whoever took it: an MCP server that answers
 // `initialize` there is not the pass's. Read from /proc (Linux): the listening sockets in
 // /proc/net/tcp{,6}, and the socket inodes among the descendants' open files. Elsewhere there is
-// no such file and the answer is 'unknown'.
-import { readdir, readFile, readlink } from 'node:fs/promises';
+// no such file and the answer is 'unknown'. The reads are synchronous on purpose: /proc is
+// made in memory and each read takes microseconds, while the async ones queue behind libuv's
+// four threads; on a loaded 2-core machine one check took 600 to 700 ms async (a full /proc scan).
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 export type PortHolder = 'none' | 'ours' | 'other' | 'unknown';
 
 /** TCP state 0A in /proc/net/tcp: LISTEN. */
 const LISTEN = '0A';
 
+/** The text of a /proc file, or undefined when it is not there (not Linux, a process gone). */
+function read(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function list(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 /** The socket inodes listening on `port` (any address), or undefined without /proc/net/tcp. */
-export async function listeningInodes(port: number): Promise<Set<string> | undefined> {
-  const tables = await Promise.all(['/proc/net/tcp', '/proc/net/tcp6'].map((file) => readFile(file, 'utf8').catch(() => undefined)));
+export function listeningInodes(port: number): Set<string> | undefined {
+  const tables = ['/proc/net/tcp', '/proc/net/tcp6'].map(read);
   if (tables.every((table) => table === undefined)) return undefined;
   const inodes = new Set<string>();
   for (const line of tables.flatMap((table) => (table ?? '').split('\n').slice(1))) {
@@ -27,34 +46,51 @@ export async function listeningInodes(port: number): Promise<Set<string> | undef
   return inodes;
 }
 
-/** `root` and every process below it, by parent pid. */
-async function descendants(root: number): Promise<number[]> {
+/** A process's children: its threads' children files where the kernel keeps them, else a scan of every process's parent. */
+function childrenOf(pid: number, scan: () => Map<number, number[]>): number[] {
+  const tasks = list(`/proc/${pid}/task`);
+  const texts = tasks.map((tid) => read(`/proc/${pid}/task/${tid}/children`));
+  if (tasks.length > 0 && texts.every((text) => text !== undefined)) {
+    return texts.flatMap((text) => text!.trim().split(/\s+/).filter(Boolean).map(Number));
+  }
+  return scan().get(pid) ?? [];
+}
+
+/** Every process's children by parent pid, from each one's stat. */
+function scanParents(): Map<number, number[]> {
   const children = new Map<number, number[]>();
-  const names = await readdir('/proc').catch(() => [] as string[]);
-  await Promise.all(names.filter((name) => /^\d+$/.test(name)).map(async (name) => {
-    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => undefined);
+  for (const name of list('/proc').filter((n) => /^\d+$/.test(n))) {
+    const stat = read(`/proc/${name}/stat`);
     // pid (comm) state ppid ...: the command name may hold spaces and parentheses.
     const ppid = Number(stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (!Number.isInteger(ppid)) return;
-    children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-  }));
+    if (Number.isInteger(ppid)) children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+  }
+  return children;
+}
+
+/** `root` and every process below it. */
+function descendants(root: number): number[] {
+  let scanned: Map<number, number[]> | undefined;
+  const scan = () => (scanned ??= scanParents());
   const found = [root];
-  for (let i = 0; i < found.length; i += 1) found.push(...(children.get(found[i]!) ?? []));
+  for (let i = 0; i < found.length; i += 1) found.push(...childrenOf(found[i]!, scan));
   return found;
 }
 
-async function holdsAny(pid: number, inodes: ReadonlySet<string>): Promise<boolean> {
-  const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
-  const links = await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')));
-  return links.some((link) => inodes.has(/^socket:\[(\d+)\]$/.exec(link)?.[1] ?? ''));
+function holdsAny(pid: number, inodes: ReadonlySet<string>): boolean {
+  return list(`/proc/${pid}/fd`).some((fd) => {
+    try {
+      return inodes.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? '');
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Who listens on `port`: `root`'s process tree ('ours'), someone else, nobody, or 'unknown'. */
-export async function portHolder(port: number, root: number): Promise<PortHolder> {
-  const inodes = await listeningInodes(port);
+export function portHolder(port: number, root: number): PortHolder {
+  const inodes = listeningInodes(port);
   if (inodes === undefined) return 'unknown';
   if (inodes.size === 0) return 'none';
-  const tree = await descendants(root);
-  const held = await Promise.all(tree.map((pid) => holdsAny(pid, inodes)));
-  return held.some(Boolean) ? 'ours' : 'other';
+  return descendants(root).some((pid) => holdsAny(pid, inodes)) ? 'ours' : 'other';
 }

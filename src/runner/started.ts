@@ -195,7 +195,7 @@ async function untilReady(server: Starting): Promise<Readiness> {
       return { ready: false, taken, why: taken ? `port ${port} was taken before it bound it (${exited})` : exited, tail };
     }
     if (signal?.aborted === true) return { ready: false, taken: false, why: 'interrupted while it started', tail };
-    const holder = await portHolder(port, child.pid ?? -1);
+    const holder = portHolder(port, child.pid ?? -1);
     if (holder === 'other') {
       return { ready: false, taken: true, why: `port ${port} was taken by another process before it bound it`, tail };
     }
