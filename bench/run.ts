@@ -6,6 +6,7 @@ import { benchLane } from './lane.ts';
 import { benchLaneStdio } from './laneStdio.ts';
 import { benchModel } from './model.ts';
 import { benchRunner } from './runner.ts';
+import { benchStartedServers } from './startedServers.ts';
 import { benchStartup } from './startup.ts';
 import { benchSummarize } from './summarize.ts';
 import { benchTraces } from './traces.ts';
@@ -33,6 +34,8 @@ export const BENCHMARKS: Record<string, () => Promise<Figures>> = {
   workspaces: () => benchWorkspaces(),
   // Passes per minute against a model answering after 300 ms, at concurrency 1, 4 and 8, and at 8 when it throttles.
   model: () => benchModel(),
+  // The git server started 200 times, 8 at a time, on a machine loaded on purpose: harness errors, and the time to ready against the old readiness (TCP accept).
+  startedServers: () => benchStartedServers(),
 };
 
 const REPORT = 'reports/bench.json';
