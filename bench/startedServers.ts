@@ -148,6 +148,7 @@ export async function benchStartedServers(options: { starts?: number; concurrenc
     startedServersHarnessErrors: errors.length,
     ...(errors[0] === undefined ? {} : { startedServersFirstError: errors[0].error! }),
     startedServersPortRetries: samples.reduce((sum, s) => sum + s.ports - 1, 0),
+    startedServersMostPortsInOneStart: Math.max(...samples.map((s) => s.ports)),
     startedServersReadyP50Ms: round(percentile(ready, 50)),
     startedServersReadyP95Ms: round(percentile(ready, 95)),
     startedServersTcpAcceptP50Ms: round(percentile(tcp, 50)),
