@@ -31,10 +31,10 @@ const READY_POLL_MS = 50;
 const STDERR_TAIL = 400;
 /**
  * Ports tried per server before its pass is a harness error. A collision needs another process
- * to bind the very port chosen in the second or so before the server does; none was seen in 200
- * starts at concurrency 8 on a loaded machine (npm run bench -- startedServers), so a second try
- * is already rare and a third in a row means something holds ports on purpose, which more
- * tries would not beat.
+ * to bind the very port chosen in the seconds before the server does: in 200 starts at
+ * concurrency 8 on a loaded machine none happened (npm run bench -- startedServers), so a second
+ * try is already rare, and a third port taken in a row means something takes ports on purpose,
+ * which more tries would not beat.
  */
 export const PORT_TRIES = 3;
 /** What servers print when their port is taken: Node's EADDRINUSE, C's and Python's strerror, `ladder serve`. */
