@@ -101,12 +101,17 @@ describe('a port taken between its choice and the server\'s bind', () => {
     try {
       const ports = chooser(held.port);
       const workspace = await tempDir('ladder-started-');
-      await using started = await startServers(rungOf(['--on-taken', 'exit']), workspace, 20_000, ports);
-      expect(started.errors).toEqual([]);
-      expect(ports.tries).toHaveLength(2);
-      expect(ports.tries[0]).toBe(held.port);
-      expect(started.ports.get('s')).toBe(ports.tries[1]);
-      expect(await answersInitialize(`http://127.0.0.1:${ports.tries[1]}/mcp`, {}, 5_000)).toBeUndefined();
+      const tag = `held-${process.hrtime.bigint()}`;
+      {
+        await using started = await startServers(rungOf(['--on-taken', 'exit'], tag), workspace, 20_000, ports);
+        expect(started.errors).toEqual([]);
+        expect(ports.tries).toHaveLength(2);
+        expect(ports.tries[0]).toBe(held.port);
+        expect(started.ports.get('s')).toBe(ports.tries[1]);
+        expect(await answersInitialize(`http://127.0.0.1:${ports.tries[1]}/mcp`, {}, 5_000)).toBeUndefined();
+      }
+      // The first server, stopped the moment its port was seen taken, is gone with the second.
+      expect(processesMentioning(tag)).toEqual([]);
     } finally {
       await close(held);
     }
@@ -140,13 +145,18 @@ describe('a port taken between its choice and the server\'s bind', () => {
       const otherPort = Number(new URL(other.url).port);
       const ports = chooser(otherPort);
       const workspace = await tempDir('ladder-started-');
-      await using started = await startServers(rungOf(['--on-taken', 'hop']), workspace, 20_000, ports);
-      expect(started.errors).toEqual([]);
-      expect(ports.tries).toHaveLength(2);
-      expect(started.ports.get('s')).toBe(ports.tries[1]);
-      expect(started.ports.get('s')).not.toBe(otherPort);
-      // Told apart by who holds the port, so the other server was never even asked.
-      expect(requests).toBe(0);
+      const tag = `hop-${process.hrtime.bigint()}`;
+      {
+        await using started = await startServers(rungOf(['--on-taken', 'hop'], tag), workspace, 20_000, ports);
+        expect(started.errors).toEqual([]);
+        expect(ports.tries).toHaveLength(2);
+        expect(started.ports.get('s')).toBe(ports.tries[1]);
+        expect(started.ports.get('s')).not.toBe(otherPort);
+        // Told apart by who holds the port, so the other server was never even asked.
+        expect(requests).toBe(0);
+      }
+      // The first server served on a port of its own choosing and must not live on there.
+      expect(processesMentioning(tag)).toEqual([]);
     } finally {
       await other.close();
     }
