@@ -7,6 +7,7 @@ import { benchLaneStdio } from './laneStdio.ts';
 import { benchModel } from './model.ts';
 import { benchModelGateway } from './modelGateway.ts';
 import { benchRunner } from './runner.ts';
+import { benchStartedServers } from './startedServers.ts';
 import { benchStartup } from './startup.ts';
 import { benchSummarize } from './summarize.ts';
 import { benchTraces } from './traces.ts';
@@ -36,6 +37,8 @@ export const BENCHMARKS: Record<string, () => Promise<Figures>> = {
   model: () => benchModel(),
   // ms the model gateway adds to a chat completion (Ladder's OpenAI adapter behind it) against the client calling the same stub directly.
   modelGateway: () => benchModelGateway(),
+  // The git server started 200 times, 8 at a time, on a machine loaded on purpose: harness errors, and the time to ready against the old readiness (TCP accept).
+  startedServers: () => benchStartedServers(),
 };
 
 const REPORT = 'reports/bench.json';

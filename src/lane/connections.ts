@@ -29,7 +29,7 @@ const STDERR_TAIL_BYTES = 2048;
 const STDERR_TAIL_LINES = 6;
 
 /** The error's message, with what caused it when there is a cause (fetch hides the real reason there). */
-function reasonOf(error: unknown): string {
+export function reasonOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
   const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined;

@@ -27,6 +27,11 @@ if (!Number.isInteger(parent) || command === undefined) {
   process.exit(2);
 }
 
+// Handlers first: a SIGTERM that came between the spawn and their setting would end the guard
+// alone and leave the command running in its own group, and a started server is stopped within
+// milliseconds of its start when its port turns out taken. They run on a later tick, once
+// `child` is set.
+for (const signal of /** @type {const} */ (['SIGTERM', 'SIGINT', 'SIGHUP'])) process.on(signal, () => endGroup());
 const child = spawn(command, args, { stdio: 'inherit', detached: true });
 /** @param {NodeJS.Signals} signal */
 const signalGroup = (signal) => {
@@ -59,7 +64,6 @@ child.once('exit', (code, signal) => {
   signalGroup('SIGKILL');
   process.exit(code ?? 128 + (signal === null ? 0 : (constants.signals[signal] ?? 0)));
 });
-for (const signal of /** @type {const} */ (['SIGTERM', 'SIGINT', 'SIGHUP'])) process.on(signal, endGroup);
 setInterval(() => {
   if (process.ppid !== parent) endGroup();
 }, CHECK_MS).unref();

@@ -1,25 +1,44 @@
 // Remote servers a pass starts itself: a rung's `{url, start}` server is a process the runner
 // spawns for each pass on a free port of 127.0.0.1 and reaches over Streamable HTTP, as a
 // client would reach a remote one. `{port}` in the URL and in the start command's args and env
-// is that port. The server is ready when its port accepts a connection; it is stopped when
-// the pass ends, whatever happened. So a remote server gets what a stdio one gets: a fresh
-// process per pass, its workspace, and nothing shared between passes or arms.
-import { spawn } from 'node:child_process';
+// is that port. The server is ready when it answers MCP `initialize` at its URL, not when its
+// port accepts a connection: @cyanheads/git-mcp-server opens and closes a test listener on its
+// port before it serves there, and a pass that took the first accepted connection for ready
+// met ECONNRESET. A port taken between its choice and the server's bind is tried again with a
+// new one. Each server runs behind the process-group guard (lane/processGroup.ts), so it ends
+// with the pass, and with Ladder whatever ends it (SIGKILL included). So a remote server gets
+// what a stdio one gets: a fresh process per pass, its workspace, and nothing shared between
+// passes or arms.
 import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { createConnection, createServer } from 'node:net';
+import { constants } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CLIENT_INFO, reasonOf } from '../lane/connections.ts';
 import { nodeCommand, nodePackage } from '../lane/index.ts';
+import { hasExited, spawnGroup, stopGroup } from '../lane/processGroup.ts';
 import type { Rung, ServerSpec } from '../rungs/schema.ts';
 import { WORKSPACE_TOKEN } from '../trace/index.ts';
+import { portHolder } from './portHolder.ts';
 
 export const PORT_TOKEN = '{port}';
 /** How often readiness is checked while a started server boots. */
 const READY_POLL_MS = 50;
-/** What a server is given to exit on SIGTERM before it is killed. */
-const STOP_GRACE_MS = 2_000;
 /** The end of a started server's stderr kept for the line that says why it did not start. */
 const STDERR_TAIL = 400;
+/**
+ * Ports tried per server before its pass is a harness error. A collision needs another process
+ * to bind the very port chosen in the seconds before the server does: in 200 starts at
+ * concurrency 8 on a loaded machine none happened (npm run bench -- startedServers), so a second
+ * try is already rare, and a third port taken in a row means something takes ports on purpose,
+ * which more tries would not beat.
+ */
+export const PORT_TRIES = 3;
+/** What servers print when their port is taken: Node's EADDRINUSE, C's and Python's strerror, `ladder serve`. */
+const PORT_IN_USE = /EADDRINUSE|address already in use|already in use/i;
 
 type StartedSpec = Extract<ServerSpec, { url: string }> & { start: NonNullable<Extract<ServerSpec, { url: string }>['start']> };
 
@@ -41,7 +60,8 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-async function accepts(port: number): Promise<boolean> {
+/** True when something accepts a TCP connection on the port (the readiness this file had before). */
+export async function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ host: '127.0.0.1', port });
     socket.once('connect', () => {
@@ -52,11 +72,43 @@ async function accepts(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * One MCP client's connect (`initialize`, then `notifications/initialized`) to `url`; undefined
+ * when it answered, else why not. The probe's session is ended (DELETE) and its client closed,
+ * so the server holds nothing of it when the lane connects.
+ */
+export async function answersInitialize(url: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<string | undefined> {
+  // A signal of the probe's own: the SDK leaves a listener on the one connect gets, and a
+  // server slow to boot is probed every READY_POLL_MS for up to the connect timeout.
+  const own = new AbortController();
+  const abort = () => own.abort(signal?.reason);
+  signal?.addEventListener('abort', abort, { once: true });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  try {
+    await client.connect(transport, { timeout: Math.max(1, timeoutMs), signal: own.signal });
+    await transport.terminateSession().catch(() => undefined);
+    return undefined;
+  } catch (error) {
+    return reasonOf(error);
+  } finally {
+    signal?.removeEventListener('abort', abort);
+    await client.close().catch(() => undefined);
+  }
+}
+
 export interface StartedServers extends AsyncDisposable {
   /** The port each started server listens on, by server name. */
   readonly ports: ReadonlyMap<string, number>;
   /** One line per server that did not become ready. */
   readonly errors: readonly string[];
+}
+
+export interface StartOptions {
+  /** Stops waiting for readiness: the servers are stopped and listed as not started. */
+  signal?: AbortSignal | undefined;
+  /** Picks each try's port (freePort); a test hands out a port it holds itself. */
+  choosePort?: () => Promise<number>;
 }
 
 /** The command a `start` block runs, with `{workspace}` and `{port}` in place. */
@@ -73,52 +125,101 @@ export function startCommand(spec: StartedSpec, workspace: string, port: number)
 }
 
 /**
- * Starts every `{url, start}` server of the rung, in parallel, and waits until each accepts
- * connections (at most `timeoutMs`). One that exits or does not get ready is an error line; the
- * rest keep running until the result is disposed.
+ * Starts every `{url, start}` server of the rung, in parallel, and waits until each answers
+ * `initialize` (all within `timeoutMs`, port retries included). One that exits or does not get
+ * ready is an error line; the rest keep running until the result is disposed.
  */
-export async function startServers(rung: Rung, workspace: string, timeoutMs: number): Promise<StartedServers> {
+export async function startServers(rung: Rung, workspace: string, timeoutMs: number, options: StartOptions = {}): Promise<StartedServers> {
   const children: ChildProcess[] = [];
   const ports = new Map<string, number>();
   // Each server's failure at its place in the rung, so two failures read the same every run.
   const failures: (string | undefined)[] = [];
+  const deadline = performance.now() + timeoutMs;
   await Promise.all(Object.entries(rung.servers).filter(([, spec]) => startsOwnServer(spec)).map(async ([name, spec], i) => {
-    const port = await freePort();
-    const { command, args, env, cwd } = startCommand(spec as StartedSpec, workspace, port);
-    const child = spawn(command, args, { cwd, env: { ...getDefaultEnvironment(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-    children.push(child);
-    let tail = '';
-    child.stderr?.on('data', (chunk: Buffer) => (tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL)));
-    let exited: string | undefined;
-    child.once('exit', (code, signal) => (exited = `exited (${signal ?? `code ${code}`})`));
-    child.once('error', (error) => (exited = error.message));
-    const deadline = performance.now() + timeoutMs;
+    const taken: number[] = [];
     for (;;) {
-      if (exited !== undefined) break;
-      if (await accepts(port)) {
+      const port = await (options.choosePort ?? freePort)();
+      const { command, args, env, cwd } = startCommand(spec as StartedSpec, workspace, port);
+      const child = spawnGroup(command, args, { cwd, env: { ...getDefaultEnvironment(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+      children.push(child);
+      const server = { name, spec: spec as StartedSpec, port, child, deadline, timeoutMs, signal: options.signal };
+      const outcome = await untilReady(server);
+      if (outcome.ready) {
         ports.set(name, port);
         return;
       }
-      if (performance.now() > deadline) break;
-      await delay(READY_POLL_MS);
+      await stopGroup(child);
+      if (outcome.taken) taken.push(port);
+      if (outcome.taken && taken.length < PORT_TRIES && performance.now() < deadline) continue;
+      const why = outcome.taken && taken.length > 1 ? `${outcome.why}; ${taken.length} ports tried (${taken.join(', ')})` : outcome.why;
+      const last = outcome.tail.trim().split('\n').at(-1)?.slice(0, 200);
+      failures[i] = `server "${name}" did not start (${[command, ...args].join(' ')}): ${why}${last ? `; stderr ends: ${last}` : ''}`;
+      return;
     }
-    const why = exited ?? `not listening on port ${port} after ${Math.round(timeoutMs / 1000)} s`;
-    const last = tail.trim().split('\n').at(-1)?.slice(0, 200);
-    failures[i] = `server "${name}" did not start (${[command, ...args].join(' ')}): ${why}${last ? `; stderr ends: ${last}` : ''}`;
   }));
   const errors = failures.filter((failure) => failure !== undefined);
   return { ports, errors, [Symbol.asyncDispose]: () => stopAll(children) };
 }
 
-async function stopAll(children: readonly ChildProcess[]): Promise<void> {
-  await Promise.all(children.map(async (child) => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    const graceful = await Promise.race([gone.then(() => true), delay(STOP_GRACE_MS).then(() => false)]);
-    if (!graceful) {
-      child.kill('SIGKILL');
-      await gone;
+interface Starting {
+  name: string;
+  spec: StartedSpec;
+  port: number;
+  /** The guard: its pid roots the server's process tree, its exit is the server's. */
+  child: ChildProcess;
+  deadline: number;
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+}
+
+type Readiness = { ready: true } | { ready: false; taken: boolean; why: string; tail: string };
+
+/** Waits until the server answers `initialize` on its port, exits, loses its port, or runs out of time. */
+async function untilReady(server: Starting): Promise<Readiness> {
+  const { child, port, signal } = server;
+  let tail = '';
+  child.stderr?.on('data', (chunk: Buffer) => (tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL)));
+  let exited: string | undefined;
+  // Its stderr's last chunk can come after the exit; the guard has ended the group by then.
+  const closed = once(child, 'close').catch(() => undefined);
+  child.once('exit', (code, signalName) => (exited = `exited (${exitText(code, signalName)})`));
+  child.once('error', (error) => (exited = error.message));
+  const url = substitutePort(server.spec.url, port);
+  const headers = server.spec.headers ?? {};
+  let last: string | undefined;
+  for (;;) {
+    if (exited !== undefined) {
+      await Promise.race([closed, delay(500)]);
+      // Gone with its port in someone else's hands: a collision, not the server's fault.
+      const taken = PORT_IN_USE.test(tail) || (await accepts(port));
+      return { ready: false, taken, why: taken ? `port ${port} was taken before it bound it (${exited})` : exited, tail };
     }
-  }));
+    if (signal?.aborted === true) return { ready: false, taken: false, why: 'interrupted while it started', tail };
+    const holder = portHolder(port, child.pid ?? -1);
+    if (holder === 'other') {
+      return { ready: false, taken: true, why: `port ${port} was taken by another process before it bound it`, tail };
+    }
+    if (holder !== 'none') {
+      last = await answersInitialize(url, headers, server.deadline - performance.now(), signal);
+      // Without /proc, a server that exits just after someone else's answered was not ready.
+      if (last === undefined && !hasExited(child)) return { ready: true };
+    }
+    if (performance.now() > server.deadline) {
+      const seconds = Math.round(server.timeoutMs / 1000);
+      const why = holder === 'none' ? `not listening on port ${port} after ${seconds} s` : `did not answer initialize on port ${port} within ${seconds} s${last === undefined ? '' : ` (${last})`}`;
+      return { ready: false, taken: false, why, tail };
+    }
+    await delay(READY_POLL_MS);
+  }
+}
+
+/** The guard exits with its command's code, or 128 + the number of the signal that ended it. */
+function exitText(code: number | null, signal: NodeJS.Signals | null): string {
+  if (signal !== null) return signal;
+  const byNumber = Object.entries(constants.signals).find(([, n]) => code !== null && code > 128 && n === code - 128);
+  return byNumber === undefined ? `code ${code}` : byNumber[0];
+}
+
+async function stopAll(children: readonly ChildProcess[]): Promise<void> {
+  await Promise.all(children.map((child) => stopGroup(child)));
 }

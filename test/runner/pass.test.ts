@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRung } from '../../src/rungs/load.ts';
 import { agentFactory } from '../../src/runner/agents.ts';
@@ -9,6 +10,7 @@ import { runPass, stepSpecs } from '../../src/runner/pass.ts';
 import { parseArm } from '../../src/lane/arm.ts';
 import { passFileState, readTraceAll } from '../../src/trace/index.ts';
 import { FakeModel } from '../agent/world.ts';
+import { gone, ProcessWatch } from '../fixtures/processWatch.ts';
 import type { Reply } from '../agent/world.ts';
 import { removeTempDirs, tempDir } from './helpers.ts';
 
@@ -202,6 +204,27 @@ describe('a remote server the pass starts ({url, start})', () => {
     const { events } = await readTraceAll(join(tempRoot, 'trace.jsonl'));
     expect(events.find((e) => e.type === 'tool.call')).toMatchObject({ 'gen_ai.tool.name': 'wb__files_read', outcome: 'ok' });
   }, 60_000);
+
+  it('ends as interrupted at once, not at the connect timeout, when the run stops while its server starts', async () => {
+    // The server listens and never answers, so only the pass's signal ends the wait, 60 s early.
+    await using watch = await ProcessWatch.start();
+    const fixture = fileURLToPath(new URL('../fixtures/started-server.mjs', import.meta.url));
+    const tempRoot = await tempDir('ladder-pass-');
+    const stop = new AbortController();
+    const running = runPass({
+      rung: rung([
+        '  wb:',
+        '    url: http://127.0.0.1:{port}/mcp',
+        `    start: { command: node, args: [${JSON.stringify(fixture)}, '{port}', --mute], env: ${JSON.stringify(watch.env)} }`,
+      ].join('\n')),
+      id, tracePath: join(tempRoot, 'trace.jsonl'), agent, timeFactor: 0.01, mode: 'steps', tempRoot, signal: stop.signal,
+    });
+    const [server] = await watch.arrivals(1);
+    stop.abort();
+    expect(await running).toEqual({ passed: false, interrupted: true, steps: [] });
+    // Stopped before the pass returned.
+    expect(gone(server!.pid)).toBe(true);
+  }, 30_000);
 
   it('ends the pass as a harness error, in one line, when the server exits before it listens', async () => {
     const tempRoot = await tempDir('ladder-pass-');
