@@ -44,3 +44,36 @@ describe('an external agent through the gateways', () => {
     expect(outcomes.get('review-dead-browser/off')).not.toContain('refused');
   }, 600_000);
 });
+
+describe('an external agent when the run is killed', () => {
+  it('leaves no agent process behind after SIGKILL of ladder run mid-step', async () => {
+    const { spawn, execFileSync } = await import('node:child_process');
+    const { existsSync, readFileSync, writeFileSync } = await import('node:fs');
+    const dir = await tempDir('ladder-external-kill-');
+    // An exec agent that says its pid, starts a child of its own and never answers.
+    const agent = join(dir, 'hangs.yaml');
+    const pids = join(dir, 'pids');
+    writeFileSync(agent, [
+      'name: hangs', 'kind: exec', 'command: sh',
+      `args: ['-c', 'sleep 300 & echo "$$ $!" > ${pids}; wait', '{prompt}']`,
+    ].join('\n'));
+    const run = spawn(process.execPath, [
+      'bin/ladder.js', 'run', 'rungs/config-from-catalog.yaml', '--agent', agent, '--passes', '1', '--concurrency', '1',
+      '--out', join(dir, 'run'),
+    ], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, TMPDIR: dir } });
+    for (let i = 0; i < 600 && !existsSync(pids); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    const [shell, sleeper] = readFileSync(pids, 'utf8').trim().split(' ').map(Number);
+    run.kill('SIGKILL');
+    const alive = (pid: number): boolean => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 200 && (alive(shell!) || alive(sleeper!)); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect([alive(shell!), alive(sleeper!)]).toEqual([false, false]);
+    const left = execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' }).split('\n').filter((line) => line.includes(dir) && !line.includes(' ps '));
+    expect(left).toEqual([]);
+  }, 120_000);
+});
