@@ -13,6 +13,7 @@ export interface GatewayArgs {
   trace?: string | undefined;
   content: 'none' | 'full';
   deterministic?: string[] | undefined;
+  otlp?: string | undefined;
 }
 
 interface StatusArgs {
@@ -102,6 +103,7 @@ export const gatewayCommand: CommandModule<object, GatewayArgs> = {
       .option('turn', { type: 'string', describe: 'Where a turn begins: list (each tools/list), meta (_meta "ladder/turn" changes), idle=<s> (default list,meta,idle=60)' })
       .option('trace', { type: 'string', describe: 'A folder: write every listing and call as trace events, rotated by size' })
       .option('content', { choices: ['none', 'full'] as const, default: 'none' as const, describe: 'Trace content: none (hashes and byte counts) or full' })
+      .option('otlp', { type: 'string', describe: "An OTLP/HTTP collector: each turn's spans, named as ladder export names a run's, sent as the turn ends" })
       .option('deterministic', { type: 'string', array: true, describe: 'Tools (server__tool) whose repeats may be short-circuited' }) as unknown as Argv<GatewayArgs>,
   handler: async (args) => {
     if (args.servers === undefined) return mistake('ladder gateway', 'give --servers FILE: a JSON file with "mcpServers", e.g. --servers ~/.cursor/mcp.json');
@@ -115,6 +117,7 @@ export const gatewayCommand: CommandModule<object, GatewayArgs> = {
         ...(args.token === undefined ? {} : { token: args.token }), ...(args.arm === undefined ? {} : { arm: args.arm }),
         ...(args.turn === undefined ? {} : { turn: args.turn }), ...(args.trace === undefined ? {} : { trace: args.trace }),
         ...(args.deterministic === undefined ? {} : { deterministic: args.deterministic }),
+        ...(args.otlp === undefined ? {} : { otlp: args.otlp }),
       }, { env: process.env, log });
     } catch (error) {
       if (error instanceof GatewayInputError) return mistake('ladder gateway', error.message);

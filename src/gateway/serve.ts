@@ -7,7 +7,9 @@ import type { ServerResponse } from 'node:http';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isHttp, isStdio, LaneConfigError, parseArm, parseServers } from '../lane/index.ts';
 import type { HttpServerConfig, StdioServerConfig } from '../lane/index.ts';
-import type { Secret } from '../trace/index.ts';
+import { ExportError } from '../export/send.ts';
+import type { Secret, TraceEventInput } from '../trace/index.ts';
+import { GatewayOtlp } from './otlp.ts';
 import { gatewayServer } from './mcp/server.ts';
 import { serveGatewayHttp } from './mcp/http.ts';
 import type { GatewayHttp } from './mcp/http.ts';
@@ -31,6 +33,8 @@ export interface GatewayRequest {
   trace?: string;
   content?: 'none' | 'full';
   deterministic?: string[];
+  /** An OTLP/HTTP collector: each turn's spans are sent when it ends. */
+  otlp?: string;
 }
 
 export interface GatewayWorld {
@@ -90,10 +94,21 @@ export async function startGateway(request: GatewayRequest, world: GatewayWorld)
     throw error;
   }
   const token = request.token ?? world.env['LADDER_GATEWAY_TOKEN'];
+  let otlp: GatewayOtlp | undefined;
+  try {
+    otlp = request.otlp === undefined ? undefined : new GatewayOtlp({ url: request.otlp, arm, log: world.log });
+  } catch (error) {
+    if (error instanceof ExportError) throw new GatewayInputError(error.message);
+    throw error;
+  }
   const trace = request.trace === undefined ? undefined : new TraceFiles({ dir: request.trace, content: request.content ?? 'none', secrets: secretsOf(servers) });
+  const emit = trace === undefined && otlp === undefined ? undefined : (event: TraceEventInput): void => {
+    trace?.emit(event);
+    otlp?.emit(event);
+  };
   let state: StateFile | undefined;
   const gateway = await StandaloneGateway.start({
-    servers, arm, turns, ...(trace === undefined ? {} : { emit: trace.emit }), log: world.log,
+    servers, arm, turns, ...(emit === undefined ? {} : { emit }), log: world.log,
     onChange: () => state?.changed(), ...(request.deterministic === undefined ? {} : { deterministic: request.deterministic }),
   });
   let http: GatewayHttp | undefined;
@@ -101,6 +116,7 @@ export async function startGateway(request: GatewayRequest, world: GatewayWorld)
     state?.remove();
     await http?.close();
     await gateway.close();
+    await otlp?.close();
     trace?.close();
   };
   try {

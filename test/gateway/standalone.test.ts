@@ -194,6 +194,39 @@ async function startGatewayWithLimit(dir: string) {
   return http;
 }
 
+describe('ladder gateway --otlp', () => {
+  it("sends each turn's spans, named as ladder export names a run's, when the next turn begins and at the end", async () => {
+    const { startReceiver } = await import('../export/receiver.ts');
+    const receiver = await startReceiver();
+    open.push({ close: async () => receiver[Symbol.asyncDispose]() });
+    const dir = folder();
+    const running = await gateway(dir, { otlp: receiver.url });
+    const c = await client(running.url);
+    await c.listTools();
+    await c.callTool({ name: 'a__echo', arguments: { n: 1 } });
+    await c.callTool({ name: 'a__fail', arguments: {} });
+    await c.listTools();
+    await running.close();
+    const spans = receiver.spans();
+    const names = spans.map((s) => s.name);
+    // Turn 1 (the start's collision check) has only its listing; turn 2 the two calls; turn 3 its listing.
+    expect(names.filter((n) => n === 'invoke_workflow gateway')).toHaveLength(3);
+    expect(names).toContain('execute_tool a__echo');
+    expect(names).toContain('execute_tool a__fail');
+    const failed = spans.find((s) => s.name === 'execute_tool a__fail')!;
+    expect(failed.attributes['ladder.call.turn']).toBe(2);
+    expect(receiver.requests[0]!.resource['service.name']).toBe('ladder-gateway');
+    // No content: the call's arguments and result are not on the span.
+    expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain('"n":1');
+  });
+
+  it('refuses a URL that cannot be an OTLP/HTTP endpoint in one line', async () => {
+    const dir = folder();
+    await expect(startGateway({ servers: serversFile(dir, { a: crashy(dir, 'a') }), transport: 'http', otlp: 'grpc://x:4317' },
+      { env: { LADDER_STATE_DIR: join(dir, 'state') }, log: () => undefined })).rejects.toThrow('--otlp "grpc://x:4317": OTLP/HTTP needs an http:// or https:// URL (gRPC endpoints are not supported)');
+  });
+});
+
 describe('ladder gateway input mistakes, each one line before anything is served', () => {
   const attempt = async (request: Partial<Parameters<typeof startGateway>[0]>, dir = folder()) =>
     startGateway({ servers: join(dir, 'missing.json'), transport: 'http', ...request }, { env: { LADDER_STATE_DIR: join(dir, 'state') }, log: () => undefined })
