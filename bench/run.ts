@@ -2,6 +2,8 @@
 // keeping keys other benchmarks wrote. `npm run bench -- lane` runs only the named ones.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { benchGateway } from './gateway.ts';
+import { benchGatewaySoak } from './gatewaySoak.ts';
 import { benchLane } from './lane.ts';
 import { benchLaneStdio } from './laneStdio.ts';
 import { benchModel } from './model.ts';
@@ -33,6 +35,10 @@ export const BENCHMARKS: Record<string, () => Promise<Figures>> = {
   workspaces: () => benchWorkspaces(),
   // Passes per minute against a model answering after 300 ms, at concurrency 1, 4 and 8, and at 8 when it throttles.
   model: () => benchModel(),
+  // The run's MCP gateway over the lane called directly, beside a bare SDK HTTP forwarder over its upstream.
+  gateway: () => benchGateway(),
+  // 10,000 calls through `ladder gateway` to upstreams that crash, hang and fail, beside a bare SDK proxy.
+  'gateway-soak': () => benchGatewaySoak(),
 };
 
 const REPORT = 'reports/bench.json';
