@@ -2,43 +2,37 @@
 // keeping keys other benchmarks wrote. `npm run bench -- lane` runs only the named ones.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { benchGateway } from './gateway.ts';
-import { benchGatewaySoak } from './gatewaySoak.ts';
-import { benchLane } from './lane.ts';
-import { benchLaneStdio } from './laneStdio.ts';
-import { benchModel } from './model.ts';
-import { benchRunner } from './runner.ts';
-import { benchStartup } from './startup.ts';
-import { benchSummarize } from './summarize.ts';
-import { benchTraces } from './traces.ts';
-import { benchWorkspaces } from './workspaces.ts';
 
 type Figures = Record<string, number | string>;
 
-/** Benchmarks by name; each returns flat figures with keys unique across benchmarks. */
+/**
+ * Benchmarks by name; each returns flat figures with keys unique across benchmarks. Each is
+ * imported when it runs, so `npm run bench -- gateway` loads the gateway's modules and not the
+ * runner's (nor fails on a module only another benchmark needs).
+ */
 export const BENCHMARKS: Record<string, () => Promise<Figures>> = {
   // `ladder --help` and the workbench's start, against `node -e 0` and a bare SDK server.
-  startup: () => benchStartup(),
-  lane: () => benchLane(),
+  startup: async () => (await import('./startup.ts')).benchStartup(),
+  lane: async () => (await import('./lane.ts')).benchLane(),
   // The same lane against a real server over stdio, where a user feels it.
-  laneStdio: () => benchLaneStdio(),
+  laneStdio: async () => (await import('./laneStdio.ts')).benchLaneStdio(),
   // Every rung, 10 passes (and 30, to show memory stays flat), both arms, synthetic agents.
-  runner: async () => ({ ...(await benchRunner()) }),
+  runner: async () => ({ ...(await (await import('./runner.ts')).benchRunner()) }),
   // 100,000 tool-call events summarised in a child process: its own peak RSS, nothing else's.
   summarize: async () => {
-    const { summarizeEventsPerSecond, summarizePeakRssMb, events, ms } = await benchSummarize();
+    const { summarizeEventsPerSecond, summarizePeakRssMb, events, ms } = await (await import('./summarize.ts')).benchSummarize();
     return { summarizeEventsPerSecond, summarizePeakRssMb, summarizeEvents: events, summarizeMs: ms };
   },
   // Trace bytes per pass of the default rungs, with the conversation and redacted (the floor).
-  traces: () => benchTraces(),
+  traces: async () => (await import('./traces.ts')).benchTraces(),
   // The same run without and with --keep-workspaces, then rescored.
-  workspaces: () => benchWorkspaces(),
+  workspaces: async () => (await import('./workspaces.ts')).benchWorkspaces(),
   // Passes per minute against a model answering after 300 ms, at concurrency 1, 4 and 8, and at 8 when it throttles.
-  model: () => benchModel(),
+  model: async () => (await import('./model.ts')).benchModel(),
   // The run's MCP gateway over the lane called directly, beside a bare SDK HTTP forwarder over its upstream.
-  gateway: () => benchGateway(),
+  gateway: async () => (await import('./gateway.ts')).benchGateway(),
   // 10,000 calls through `ladder gateway` to upstreams that crash, hang and fail, beside a bare SDK proxy.
-  'gateway-soak': () => benchGatewaySoak(),
+  'gateway-soak': async () => (await import('./gatewaySoak.ts')).benchGatewaySoak(),
 };
 
 const REPORT = 'reports/bench.json';
