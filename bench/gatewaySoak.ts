@@ -59,6 +59,8 @@ interface Side {
   calls: Map<number, Call>;
   rss: { done: number; kb: number }[];
   pid: number | undefined;
+  /** Warnings the child printed on stderr while serving. */
+  warnings: { count: number };
 }
 
 const SOAK_SERVER = join(ROOT, 'bench', 'fixtures', 'soakServer.mjs');
@@ -81,7 +83,7 @@ function serversFile(dir: string, upstreams: number, crashEvery: number): string
 }
 
 /** Starts a child that prints `... serving <url> ...` on stderr, and returns it with the URL. */
-async function startChild(args: string[], log: string): Promise<{ child: ChildProcess; url: string }> {
+async function startChild(args: string[], log: string): Promise<{ child: ChildProcess; url: string; warnings: { count: number } }> {
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -96,10 +98,12 @@ async function startChild(args: string[], log: string): Promise<{ child: ChildPr
     });
     child.once('exit', (code) => reject(new Error(`${log}: exited (${code}) before serving; stderr: ${stderr}`)));
   });
-  // Keep reading, so a chatty child never blocks on a full pipe.
+  // Keep reading, so a chatty child never blocks on a full pipe, and count Node's warnings
+  // (a MaxListenersExceededWarning is how a listener leak shows before memory does).
+  const warnings = { count: 0 };
   child.stderr!.removeAllListeners('data');
-  child.stderr!.on('data', () => undefined);
-  return { child, url };
+  child.stderr!.on('data', (chunk: Buffer) => void (warnings.count += chunk.toString().match(/Warning:/g)?.length ?? 0));
+  return { child, url, warnings };
 }
 
 function rssKb(pid: number): number {
@@ -267,13 +271,13 @@ export async function benchGatewaySoak(options: GatewaySoakOptions = {}): Promis
       const args = label === 'gateway'
         ? [join(ROOT, 'bin', 'ladder.js'), 'gateway', '--servers', servers, '--transport', 'http', '--port', '0', '--arm', 'circuit=off', '--trace', join(dir, 'trace')]
         : [BARE_PROXY, servers];
-      const { child, url } = await startChild(args, label);
+      const { child, url, warnings } = await startChild(args, label);
       const client = new Client({ name: 'soak', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       const listed = await client.listTools();
       if (listed.tools.filter((t) => t.name.endsWith('__work')).length !== upstreams) throw new Error(`${label}: listed ${listed.tools.map((t) => t.name).join(', ')}`);
       const pid = label === 'gateway' ? (await status(url)).pid : child.pid;
-      sides.push({ label, child, url, dir, client, calls: new Map(), rss: [], pid });
+      sides.push({ label, child, url, dir, client, calls: new Map(), rss: [], pid, warnings });
     }
     const [gateway, bare] = sides as [Side, Side];
     const started = performance.now();
@@ -316,6 +320,7 @@ export async function benchGatewaySoak(options: GatewaySoakOptions = {}): Promis
       g.hangsCancelled + g.cutByCrash < g.hangsReceived ? 'a hang whose cancellation never reached its upstream' : '',
       lastMb - firstMb >= 20 ? `RSS grew ${r1(lastMb - firstMb)} MB` : '',
       orphans > 0 ? `${orphans} processes left: ${ps.join(' | ')}` : '',
+      gateway.warnings.count > 0 ? `the gateway printed ${gateway.warnings.count} warnings` : '',
       restarts !== g.crashes ? `${restarts} restarts in /status for ${g.crashes} crashes` : '',
     ].filter((p) => p !== '');
     const figures: Record<string, number | string> = {
@@ -331,7 +336,7 @@ export async function benchGatewaySoak(options: GatewaySoakOptions = {}): Promis
       gatewaySoakCrashes: g.crashes, gatewaySoakRestarts: restarts, gatewaySoakUpstreamStarts: g.starts,
       gatewaySoakRssFirstMb: r1(firstMb), gatewaySoakRssLastMb: r1(lastMb), gatewaySoakRssGrowthMb: r1(lastMb - firstMb),
       gatewaySoakRssPeakMb: r1(Math.max(...gateway.rss.map((s) => s.kb)) / 1024),
-      gatewaySoakOrphans: orphans,
+      gatewaySoakOrphans: orphans, gatewaySoakGatewayWarnings: gateway.warnings.count,
       gatewaySoakP50Ms: g.p50Ms, gatewaySoakP99Ms: g.p99Ms, gatewaySoakAnsweredP50Ms: g.answeredP50Ms, gatewaySoakAnsweredP99Ms: g.answeredP99Ms,
       gatewaySoakBareP50Ms: b.p50Ms, gatewaySoakBareP99Ms: b.p99Ms, gatewaySoakBareAnsweredP50Ms: b.answeredP50Ms, gatewaySoakBareAnsweredP99Ms: b.answeredP99Ms,
       gatewaySoakBareOk: b.ok, gatewaySoakBareErrors: b.gatewayErrors + b.rpcErrors, gatewaySoakBareClientTimeouts: b.clientTimeouts,

@@ -60,4 +60,8 @@ for (const name of wanted.length > 0 ? wanted : Object.keys(BENCHMARKS)) {
   writeFileSync(REPORT, `${JSON.stringify(report, null, 2)}\n`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   process.stdout.write(`bench ${name} (${seconds} s): ${JSON.stringify(figures)}\n`);
+  // A benchmark that proves something (the gateway soak) says so in a *Verdict figure; CI fails on a failed one.
+  const failed = Object.entries(figures).filter(([key, value]) => key.endsWith('Verdict') && String(value).startsWith('fail'));
+  for (const [key, value] of failed) process.stderr.write(`bench ${name}: ${key} ${value}\n`);
+  if (failed.length > 0) process.exitCode = 1;
 }
