@@ -60,7 +60,7 @@ interface Side {
   rss: { done: number; kb: number }[];
   pid: number | undefined;
   /** Warnings the child printed on stderr while serving. */
-  warnings: { count: number };
+  warnings: { count: number; first: string };
 }
 
 const SOAK_SERVER = join(ROOT, 'bench', 'fixtures', 'soakServer.mjs');
@@ -83,7 +83,7 @@ function serversFile(dir: string, upstreams: number, crashEvery: number): string
 }
 
 /** Starts a child that prints `... serving <url> ...` on stderr, and returns it with the URL. */
-async function startChild(args: string[], log: string): Promise<{ child: ChildProcess; url: string; warnings: { count: number } }> {
+async function startChild(args: string[], log: string): Promise<{ child: ChildProcess; url: string; warnings: { count: number; first: string } }> {
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -100,9 +100,13 @@ async function startChild(args: string[], log: string): Promise<{ child: ChildPr
   });
   // Keep reading, so a chatty child never blocks on a full pipe, and count Node's warnings
   // (a MaxListenersExceededWarning is how a listener leak shows before memory does).
-  const warnings = { count: 0 };
+  const warnings = { count: 0, first: '' };
   child.stderr!.removeAllListeners('data');
-  child.stderr!.on('data', (chunk: Buffer) => void (warnings.count += chunk.toString().match(/Warning:/g)?.length ?? 0));
+  child.stderr!.on('data', (chunk: Buffer) => {
+    const found = chunk.toString().split('\n').filter((line) => line.includes('Warning:'));
+    warnings.count += found.length;
+    if (warnings.first === '' && found.length > 0) warnings.first = found[0]!.slice(0, 200);
+  });
   return { child, url, warnings };
 }
 
@@ -320,7 +324,7 @@ export async function benchGatewaySoak(options: GatewaySoakOptions = {}): Promis
       g.hangsCancelled + g.cutByCrash < g.hangsReceived ? 'a hang whose cancellation never reached its upstream' : '',
       lastMb - firstMb >= 20 ? `RSS grew ${r1(lastMb - firstMb)} MB` : '',
       orphans > 0 ? `${orphans} processes left: ${ps.join(' | ')}` : '',
-      gateway.warnings.count > 0 ? `the gateway printed ${gateway.warnings.count} warnings` : '',
+      gateway.warnings.count > 0 ? `the gateway printed ${gateway.warnings.count} warnings, the first: ${gateway.warnings.first}` : '',
       restarts !== g.crashes ? `${restarts} restarts in /status for ${g.crashes} crashes` : '',
     ].filter((p) => p !== '');
     const figures: Record<string, number | string> = {
