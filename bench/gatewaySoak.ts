@@ -22,7 +22,7 @@
 // off, every call the gateway can send is sent, and the restarts happen ~20 times.
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -270,7 +270,7 @@ export async function benchGatewaySoak(options: GatewaySoakOptions = {}): Promis
   try {
     for (const label of ['gateway', 'bare'] as const) {
       const dir = join(root, label);
-      execFileSync('mkdir', ['-p', dir]);
+      mkdirSync(dir);
       const servers = serversFile(dir, upstreams, crashEvery);
       const args = label === 'gateway'
         ? [join(ROOT, 'bin', 'ladder.js'), 'gateway', '--servers', servers, '--transport', 'http', '--port', '0', '--arm', 'circuit=off', '--trace', join(dir, 'trace')]
