@@ -43,12 +43,21 @@ export interface StandaloneOptions {
   deterministic?: readonly string[];
 }
 
-const abortableSleep: SupervisorWorld['sleep'] = (ms, signal) => new Promise((resolve, reject) => {
-  const timer = setTimeout(resolve, ms);
-  signal.addEventListener('abort', () => {
+/**
+ * The supervisor's wait. Every wait listens on the gateway's one stop signal, so a wait that
+ * ends on its timer takes its listener off: kept, each restart left one behind for the
+ * gateway's life (the soak's 16 restarts printed Node's MaxListenersExceededWarning).
+ */
+export const abortableSleep: SupervisorWorld['sleep'] = (ms, signal) => new Promise((resolve, reject) => {
+  const stop = (): void => {
     clearTimeout(timer);
     reject(signal.reason);
-  }, { once: true });
+  };
+  const timer = setTimeout(() => {
+    signal.removeEventListener('abort', stop);
+    resolve();
+  }, ms);
+  signal.addEventListener('abort', stop, { once: true });
 });
 
 export class StandaloneGateway implements GatewayBackend {

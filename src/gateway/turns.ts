@@ -1,7 +1,8 @@
 // What a turn is on a long-lived client session (docs/lane.md, "Turns on a long-lived session").
 // MCP has no turn on the wire: a client sends tools/list and tools/call, nothing says where a
 // user's request began. What real clients send, looked at before choosing: the MCP inspector CLI
-// opens one session per command (initialize, one tools/list or tools/call, close); Codex lists
+// opens one session per command (initialize, tools/list, close; a tools/call command lists
+// first to convert its arguments by the schema, test/gateway/inspector.test.ts); Codex lists
 // the tools when a session starts and then only calls; the SDK client lists when its owner
 // asks and again after notifications/tools/list_changed; Claude Code lists at start and on
 // list_changed. So three boundaries, each switchable (`--turn`):

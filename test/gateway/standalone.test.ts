@@ -9,8 +9,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway } from '../../src/gateway/serve.ts';
+import { abortableSleep } from '../../src/gateway/standalone.ts';
 import type { RunningGateway } from '../../src/gateway/serve.ts';
 import type { GatewayStatus } from '../../src/gateway/status.ts';
 
@@ -262,5 +264,20 @@ describe('ladder gateway input mistakes, each one line before anything is served
     // Nothing of it is left running: both servers' processes were stopped with the gateway.
     const pids = ['a', 'b'].flatMap((n) => readFileSync(join(dir, `${n}.pids`), 'utf8').trim().split('\n').map(Number));
     expect(pids.filter((pid) => { try { process.kill(pid, 0); return true; } catch { return false; } })).toEqual([]);
+  });
+});
+
+describe("the supervisor's wait between restarts", () => {
+  it('leaves no listener on the stop signal once it has waited, however many restarts there were', async () => {
+    const stop = new AbortController();
+    for (let i = 0; i < 12; i += 1) await abortableSleep(1, stop.signal);
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('ends at once, rejecting with the reason, when the gateway stops', async () => {
+    const stop = new AbortController();
+    const waiting = abortableSleep(60_000, stop.signal);
+    stop.abort(new Error('stopping'));
+    await expect(waiting).rejects.toThrow('stopping');
   });
 });

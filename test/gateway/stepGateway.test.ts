@@ -143,6 +143,15 @@ describe('the MCP gateway of a pass', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('browser__b');
   });
 
+  it('accepts logging/setLevel, and refuses resources and prompts with Method not found', async () => {
+    const { http } = await gatewayOver(new ScriptedServer([]));
+    const client = await agentClient(http);
+    expect(client.getServerCapabilities()?.logging).toEqual({});
+    await expect(client.setLoggingLevel('warning')).resolves.toEqual({});
+    await expect(client.listResources()).rejects.toThrow('MCP error -32601: Method not found');
+    await expect(client.listPrompts()).rejects.toThrow('MCP error -32601: Method not found');
+  });
+
   it('refuses a client without the pass token', async () => {
     const server = new ScriptedServer([]);
     const { http } = await gatewayOver(server);

@@ -3,6 +3,9 @@
 // changes. Resources and prompts are not offered: the gateway declares only the tools
 // capability, so a client does not ask, and one that asks anyway gets the SDK's one-line
 // "Method not found" (docs/gateway.md says why: the reliability layer is about tool calls).
+// Logging is declared so that logging/setLevel, which clients such as the inspector and the
+// conformance suite send whatever the capabilities say, is accepted rather than refused (the
+// SDK's Server keeps the level per session); the gateway forwards no upstream log messages.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
@@ -33,7 +36,7 @@ export interface GatewayServerOptions {
 export function gatewayServer(options: GatewayServerOptions): Server {
   const { backend } = options;
   const server = new Server(GATEWAY_INFO, {
-    capabilities: { tools: { listChanged: true } },
+    capabilities: { tools: { listChanged: true }, logging: {} },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
   server.setRequestHandler(ListToolsRequestSchema, async (request, extra): Promise<ListToolsResult> => {

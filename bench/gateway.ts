@@ -1,0 +1,188 @@
+// The run's MCP gateway (issue 18, "Figures"): microseconds a tool call pays for going through
+// the gateway (an SDK client over Streamable HTTP on 127.0.0.1, serveGatewayHttp, gatewayServer,
+// StepGateway) over calling the same lane directly (Lane.call), beside its floor: a bare SDK
+// Streamable HTTP server that forwards each tools/call to the same kind of upstream with an SDK
+// client, no lane, no trace, no guard, over calling that upstream client directly. So
+//   gatewayAdded = gateway - lane,   floorAdded = bare - raw,   ratio = gatewayAdded / floorAdded,
+// and the goal is a ratio of at most 1.2: the gateway's own code (guard, body read, step
+// bookkeeping, the answer's shape) costs at most a fifth more than the HTTP hop itself.
+//
+// Every upstream is the same in-process SDK server over an InMemoryTransport pair, so only the
+// path differs. The lane writes its trace to a JSONL file, as in a run; its cost is in both
+// `lane` and `gateway` and cancels. The four paths are timed in paired rounds whose order
+// rotates, so a busy machine's drift hits them alike; the figure is the median over rounds.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { serveGatewayHttp } from '../src/gateway/mcp/http.ts';
+import { gatewayServer } from '../src/gateway/mcp/server.ts';
+import { StepGateway } from '../src/gateway/mcp/step.ts';
+import { Lane } from '../src/lane/index.ts';
+import { TraceWriter } from '../src/trace/index.ts';
+import { median, round2, round3 } from './processes.ts';
+
+export interface GatewayBenchOptions {
+  rounds?: number;
+  callsPerRound?: number;
+  warmupRounds?: number;
+}
+
+type Path = 'raw' | 'bare' | 'lane' | 'gateway';
+
+async function upstream(): Promise<Transport> {
+  const server = new McpServer({ name: 'bench', version: '1.0.0' });
+  server.registerTool('lookup', { description: 'Looks an item up', inputSchema: { id: z.number() } }, ({ id }) => ({
+    content: [{ type: 'text', text: `item ${id}: a small answer of a few dozen bytes` }],
+  }));
+  const [client, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  return client;
+}
+
+/**
+ * The floor: what any Streamable HTTP MCP proxy must do, written the way the SDK's own examples
+ * write a stateful server (a transport and a Server per session), forwarding to one client.
+ */
+async function bareForwarder(to: Client): Promise<{ url: string; close: () => Promise<void> }> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const newSession = async (): Promise<StreamableHTTPServerTransport> => {
+    const server = new Server({ name: 'bare', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => to.listTools());
+    server.setRequestHandler(CallToolRequestSchema, (request) => to.callTool(request.params) as Promise<CallToolResult>);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id): void => void sessions.set(id, transport),
+    });
+    await server.connect(transport);
+    return transport;
+  };
+  const httpServer = http.createServer((req, res) => {
+    const id = req.headers['mcp-session-id'];
+    const known = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (known !== undefined) return void known.handleRequest(req, res);
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const message: unknown = body === '' ? undefined : JSON.parse(body);
+      if (!isInitializeRequest(message)) return void res.writeHead(400).end();
+      void newSession().then((transport) => transport.handleRequest(req, res, message));
+    });
+  });
+  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  const { port } = httpServer.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: async () => {
+      await Promise.allSettled([...sessions.values()].map((t) => t.close()));
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}
+
+async function httpClient(url: string, token?: string): Promise<Client> {
+  const client = new Client({ name: 'agent', version: '1.0.0' });
+  const headers: Record<string, string> = token === undefined ? {} : { Authorization: `Bearer ${token}` };
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  await client.listTools();
+  return client;
+}
+
+/** Wall and CPU microseconds per call. Client, gateway and upstream share this process, so CPU time is the whole cost, and what a loaded machine distorts least. */
+async function timeBatch(calls: number, base: number, call: (id: number) => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
+  const cpu0 = process.cpuUsage();
+  const started = performance.now();
+  for (let i = 0; i < calls; i += 1) await call(base + i);
+  const wall = ((performance.now() - started) * 1000) / calls;
+  const cpu = process.cpuUsage(cpu0);
+  return { wall, cpu: (cpu.user + cpu.system) / calls };
+}
+
+export async function benchGateway(options: GatewayBenchOptions = {}): Promise<Record<string, number>> {
+  const { rounds = 30, callsPerRound = 300, warmupRounds = 4 } = options;
+  const dir = mkdtempSync(join(tmpdir(), 'ladder-bench-gateway-'));
+  const token = randomUUID();
+  const trace = TraceWriter.open(join(dir, 'pass.jsonl'));
+  const lane = await Lane.connect({ servers: { bench: { transport: await upstream() } }, arm: 'on', emit: trace.emit });
+  const step = new StepGateway(lane);
+  const gateway = await serveGatewayHttp({ newServer: () => gatewayServer({ backend: step }), token });
+  const raw = new Client({ name: 'raw', version: '1.0.0' });
+  await raw.connect(await upstream());
+  const bare = await bareForwarder(raw);
+  const stop = new AbortController();
+  // A step is open while the clients connect and list, as the runner opens one before the agent starts.
+  await step.openStep({ index: 0, ceiling: Number.MAX_SAFE_INTEGER, signal: stop.signal });
+  const viaGateway = await httpClient(gateway.url, token);
+  const viaBare = await httpClient(bare.url);
+  await step.endStep();
+  const calls: Record<Path, (id: number) => Promise<unknown>> = {
+    raw: (id) => raw.callTool({ name: 'lookup', arguments: { id } }),
+    bare: (id) => viaBare.callTool({ name: 'lookup', arguments: { id } }),
+    lane: (id) => lane.call('bench__lookup', { id }, { round: 1 }),
+    gateway: (id) => viaGateway.callTool({ name: 'bench__lookup', arguments: { id } }),
+  };
+  const paths: Path[] = ['raw', 'bare', 'lane', 'gateway'];
+  const s = {
+    gatewayAdded: [] as number[], floorAdded: [] as number[], ratio: [] as number[], gatewayAddedCpu: [] as number[], floorAddedCpu: [] as number[],
+    ratioCpu: [] as number[], gateway: [] as number[], lane: [] as number[], bare: [] as number[], raw: [] as number[],
+  };
+  try {
+    for (let r = 0; r < warmupRounds + rounds; r += 1) {
+      // One step per round, as a run has one per step: its records stay a round's worth.
+      await step.openStep({ index: r + 1, ceiling: Number.MAX_SAFE_INTEGER, signal: stop.signal });
+      const base = r * callsPerRound;
+      const t = {} as Record<Path, { wall: number; cpu: number }>;
+      for (let i = 0; i < paths.length; i += 1) {
+        const path = paths[(i + r) % paths.length]!;
+        t[path] = await timeBatch(callsPerRound, base, calls[path]);
+      }
+      const { calls: made } = await step.endStep();
+      if (made.length !== callsPerRound || made.some((c) => c.outcome !== 'ok')) throw new Error(`bench gateway: round ${r} made ${made.length} calls through the gateway, not all ok`);
+      if (r < warmupRounds) continue;
+      s.gatewayAdded.push(t.gateway.wall - t.lane.wall);
+      s.floorAdded.push(t.bare.wall - t.raw.wall);
+      s.ratio.push((t.gateway.wall - t.lane.wall) / (t.bare.wall - t.raw.wall));
+      s.gatewayAddedCpu.push(t.gateway.cpu - t.lane.cpu);
+      s.floorAddedCpu.push(t.bare.cpu - t.raw.cpu);
+      s.ratioCpu.push((t.gateway.cpu - t.lane.cpu) / (t.bare.cpu - t.raw.cpu));
+      s.gateway.push(t.gateway.wall);
+      s.lane.push(t.lane.wall);
+      s.bare.push(t.bare.wall);
+      s.raw.push(t.raw.wall);
+    }
+  } finally {
+    await Promise.allSettled([viaGateway.close(), viaBare.close()]);
+    await Promise.allSettled([gateway.close(), bare.close()]);
+    await Promise.allSettled([lane.close(), raw.close()]);
+    trace.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return {
+    gatewayAddedMicrosPerCall: round2(median(s.gatewayAdded)),
+    gatewayFloorAddedMicrosPerCall: round2(median(s.floorAdded)),
+    // The goal: at most 1.2.
+    gatewayOverFloorRatio: round3(median(s.ratio)),
+    // The same in CPU time, which the other processes of a shared machine do not inflate.
+    gatewayAddedCpuMicrosPerCall: round2(median(s.gatewayAddedCpu)),
+    gatewayFloorAddedCpuMicrosPerCall: round2(median(s.floorAddedCpu)),
+    gatewayOverFloorRatioCpu: round3(median(s.ratioCpu)),
+    gatewayMicrosPerCall: round2(median(s.gateway)),
+    gatewayLaneMicrosPerCall: round2(median(s.lane)),
+    gatewayBareMicrosPerCall: round2(median(s.bare)),
+    gatewayRawMicrosPerCall: round2(median(s.raw)),
+    gatewayBenchRounds: rounds,
+    gatewayBenchCallsPerRound: callsPerRound,
+  };
+}
