@@ -152,7 +152,11 @@ export class Lane {
       },
       onClosed: () => {
         const current = lane();
-        if (current !== undefined && !current.#closed) current.#options.onServerClosed?.(name);
+        if (current === undefined || current.#closed || current.#options.onServerClosed === undefined) return;
+        // Someone restarts it: until then its calls are answered "restarting", not the SDK's
+        // "Not connected" (which would also count toward opening its circuit).
+        current.#connections.delete(name);
+        current.#options.onServerClosed(name);
       },
     };
   }
