@@ -59,11 +59,11 @@ describe('acp agents', () => {
     }
   });
 
-  it('gives the stdio bridge to an agent that takes no HTTP MCP servers', async () => {
+  it('gives the stdio bridge, with the pass token in its env, to an agent that takes no HTTP MCP servers', async () => {
     using p = pass({ mcpStdio: { command: '/bin/bridge', args: ['--pass', '7'] } });
     session = await startAgentSession(acpFile([]), p.values);
     const setup = JSON.parse((await session.runStep('setup', STEP)).answer) as { mcpServers: unknown };
-    expect(setup.mcpServers).toEqual([{ name: 'ladder', command: '/bin/bridge', args: ['--pass', '7'], env: [] }]);
+    expect(setup.mcpServers).toEqual([{ name: 'ladder', command: '/bin/bridge', args: ['--pass', '7'], env: [{ name: 'LADDER_MCP_TOKEN', value: 'mcp-token-1' }] }]);
   });
 
   it('fails every step with one line when the agent takes no HTTP MCP and no bridge is given', async () => {
