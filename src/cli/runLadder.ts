@@ -148,7 +148,7 @@ export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise
     return 1;
   }
   const summary = await writeSummary(prepared.out);
-  say(`complete: ${plural(result.complete, 'pass', 'passes')} in ${where}${result.spentUsd === null || prepared.pricing.status !== 'priced' ? '' : `, ${formatUsd(result.spentUsd)} spent`}`);
+  say(`complete: ${plural(result.complete, 'pass', 'passes')} in ${where}${result.spentUsd === null || prepared.pricing.status !== 'priced' ? '' : `, ${formatUsd(result.spentUsd)}${result.spentLowerBound === true ? '+' : ''} spent`}`);
   // Two or more arms: their comparison (the report layer's renderer); one arm: its own figures.
   const print = (text: string) => say(text.trimEnd());
   if (manifest.arms.length > 1) await runCompare({ runA: prepared.out }, { out: print });

@@ -182,13 +182,23 @@ export function formatUsd(value: number | null): string {
 /** A price per million tokens: `$1`, `$0.10`, `$0.075`. */
 export const perMillion = (usd: number): string => formatUsd(usd).replace(/\.00$/, '');
 
+type Priced = Extract<Pricing, { status: 'priced' }>;
+
+/** A priced model's rates as every output says them: `$1 in, $0.10 cached in, $1.25 cache write, $5 out per million tokens`. */
+export function priceText(u: Priced['usdPerMillion']): string {
+  const parts = [`${perMillion(u.input)} in`, ...(u.cachedInput === null ? [] : [`${perMillion(u.cachedInput)} cached in`]),
+    ...(u.cacheWrite === null ? [] : [`${perMillion(u.cacheWrite)} cache write`]), `${perMillion(u.output)} out`];
+  return `${parts.join(', ')} per million tokens`;
+}
+
+/** Where a price comes from (its source, else the table that held it) and when it was read. */
+export function priceSource(p: Priced): string {
+  return [p.source ?? (p.from === 'shipped' ? 'the shipped table' : p.from), ...(p.read === null ? [] : [`read ${p.read}`])].join(', ');
+}
+
 /** One line on what a model's tokens cost and where the price comes from. */
 export function pricingLine(p: Pricing): string {
   if (p.status === 'free') return `none: ${p.why}`;
   if (p.status === 'unpriced') return `unknown: ${p.why}`;
-  const u = p.usdPerMillion;
-  const parts = [`${perMillion(u.input)} in`, ...(u.cachedInput === null ? [] : [`${perMillion(u.cachedInput)} cached in`]),
-    ...(u.cacheWrite === null ? [] : [`${perMillion(u.cacheWrite)} cache write`]), `${perMillion(u.output)} out`];
-  const from = [p.source ?? (p.from === 'shipped' ? 'the shipped table' : p.from), ...(p.read === null ? [] : [`read ${p.read}`])].join(', ');
-  return `${p.model} at ${parts.join(', ')} per million tokens (${from}; prices change)`;
+  return `${p.model} at ${priceText(p.usdPerMillion)} (${priceSource(p)}; prices change)`;
 }
