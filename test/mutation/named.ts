@@ -666,4 +666,29 @@ const PIPELINE: NamedMutation[] = [
   },
 ];
 
-export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP, ...MECHANISMS, ...NUMBERS, ...PIPELINE];
+/** Behaviours of modules Stryker mutates that no syntax mutant expresses (issue 20). */
+const BEYOND_SYNTAX: NamedMutation[] = [
+  {
+    name: 'sql rows compared in any order', file: CHECKS,
+    edits: [{ search: 'const got = JSON.stringify(rows);\n    return got === JSON.stringify(check.sql.rows)',
+      replace: 'const got = JSON.stringify(rows);\n    const sorted = (r: unknown[]) => JSON.stringify(r.map((x) => JSON.stringify(x)).sort());\n    return sorted(rows) === sorted(check.sql.rows)' }],
+    breaks: 'a sql check passes with the expected rows in another order',
+    why: 'a query that asks for an order (ORDER BY) is judged as if it had not: a step that sorts wrongly passes', tests: CHECK_TESTS,
+  },
+  {
+    name: 'maxRepeats counted per tool', file: CHECKS,
+    edits: [{ search: '    const entry = counts.get(call.key) ?? { tool: call.tool, n: 0 };\n    entry.n += 1;\n    counts.set(call.key, entry);',
+      replace: '    const entry = counts.get(call.tool) ?? { tool: call.tool, n: 0 };\n    entry.n += 1;\n    counts.set(call.tool, entry);' }],
+    breaks: 'calls of one tool with other arguments count as repeats',
+    why: 'a step that reads three files fails maxRepeats: the check punishes work, not loops', tests: CHECK_TESTS,
+  },
+  {
+    name: 'shards chosen by pass index', file: 'src/runner/plan.ts',
+    edits: [{ search: 'const mine = input.shard === undefined || unit % input.shard.count === input.shard.index;',
+      replace: 'const mine = input.shard === undefined || pass % input.shard.count === input.shard.index;' }],
+    breaks: 'a shard takes whole passes, so shards are balanced only when the passes divide evenly among them',
+    why: 'one pass over four machines runs on one of them while three sit idle', tests: PLAN_TESTS,
+  },
+];
+
+export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP, ...MECHANISMS, ...NUMBERS, ...PIPELINE, ...BEYOND_SYNTAX];
