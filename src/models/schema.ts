@@ -52,7 +52,8 @@ function flattenUnion(schema: Schema, key: (typeof UNIONS)[number]): Schema {
 function ollamaKeys(schema: Schema, keep: ReadonlySet<string>, dropped: Set<string>): Schema {
   const out: Schema = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === 'oneOf' && keep === OLLAMA_PROPERTY && Array.isArray(value) && schema.anyOf === undefined) {
+    // A top-level oneOf list was flattened before this, so one here is a property's.
+    if (key === 'oneOf' && Array.isArray(value) && schema.anyOf === undefined) {
       // Ollama reads anyOf but not oneOf; anyOf shows the model the same alternatives
       out.anyOf = value.filter(isObject).map((v) => ollamaKeys(v, OLLAMA_PROPERTY, dropped));
       dropped.add('oneOf (as anyOf)');

@@ -53,6 +53,11 @@ describe('a top-level union', () => {
       .toStrictEqual({ type: 'object', properties: { a: str } });
   });
 
+  it('requires no name that is not a string, even one a property is called', () => {
+    expect(adaptSchema('anthropic', { allOf: [{ properties: { 7: str }, required: [7] }] }).schema).toStrictEqual({ type: 'object', properties: { 7: str } });
+    expect(adaptSchema('anthropic', { properties: { 7: str }, required: [7], anyOf: [{ properties: {} }] }).schema).toStrictEqual({ type: 'object', properties: { 7: str } });
+  });
+
   it('reads a union key that is not a list as no union', () => {
     expect(adaptSchema('anthropic', { type: 'object', anyOf: { a: 1 } })).toStrictEqual({ schema: { type: 'object', anyOf: { a: 1 } }, changes: [] });
   });
@@ -87,7 +92,7 @@ describe('for OpenAI', () => {
 describe('for Ollama', () => {
   it('keeps the keys it reads at the top and in each property, nested, and names each dropped once, sorted', () => {
     expect(adaptSchema('ollama', {
-      type: 'object', title: 't', $defs: { x: 1 }, required: ['a'],
+      type: 'object', title: 't', $defs: { x: 1 }, items: { type: 'string' }, required: ['a'],
       properties: {
         a: { type: 'object', description: 'd', format: 'f', enum: ['x'], required: ['b'], properties: { b: { type: 'string', format: 'g', title: 'x' } } },
         list: { type: 'array', items: { type: 'string', minLength: 1 } },
@@ -95,7 +100,7 @@ describe('for Ollama', () => {
       },
     })).toStrictEqual({
       schema: {
-        type: 'object', $defs: { x: 1 }, required: ['a'],
+        type: 'object', $defs: { x: 1 }, items: { type: 'string' }, required: ['a'],
         properties: {
           a: { type: 'object', description: 'd', enum: ['x'], required: ['b'], properties: { b: { type: 'string' } } },
           list: { type: 'array', items: { type: 'string', minLength: 1 } },

@@ -757,7 +757,7 @@ const NEW_MODULES: NamedMutation[] = [
   },
   {
     name: 'the streak counts any error', file: 'src/runner/streak.ts',
-    edits: [{ search: '      if (errored.cause !== cause) {\n        cause = errored.cause;\n        ids = [];\n      }\n', replace: '      cause = errored.cause;\n' }],
+    edits: [{ search: 'if (streak?.cause !== errored.cause) streak = { cause: errored.cause, ids: [] };', replace: 'streak ??= { cause: errored.cause, ids: [] };' }],
     breaks: 'three unrelated failures in a row stop the run as an outage', why: 'a flaky server and a 500 give up a run the provider was serving', tests: ['test/runner/streak.test.ts'],
   },
   {

@@ -123,6 +123,16 @@ describe('the first divergence', () => {
     expect(one({ calls: [call('wb__now', { result: { text: 'at 10:01' } })] }, { calls: [call('wb__now', { result: { text: 'at 11:02' } })] })).toBeNull();
   });
 
+  it('says the results differ when one side got none', () => {
+    expect(one({ calls: [call('wb__read')] }, { calls: [call('wb__read', { result: undefined })] })?.what).toBe('wb__read: the results differ');
+    expect(one({ calls: [call('wb__read', { result: undefined })] }, { calls: [call('wb__read')] })?.what).toBe('wb__read: the results differ');
+  });
+
+  it('compares the arguments when only the other side has a key', () => {
+    const keyless = { calls: [call('wb__read', { key: undefined, args: { text: '{"a":1}' } })] };
+    expect(one(keyless, { calls: [call('wb__read', { key: 'k', args: { text: '{"a":1}' } })] })).toBeNull();
+  });
+
   it('names the first call that differs, not a later one', () => {
     const x = { calls: [call('wb__a'), call('wb__b', { result: { text: 'x' } })] };
     const y = { calls: [call('wb__a', { result: { text: 'y' } }), call('wb__b', { lane: lane('refused') })] };
@@ -142,6 +152,7 @@ describe('the first divergence', () => {
     const a = side('A', [step(0, [round(1)]), step(1, [round(1)])]);
     const b = side('B', [step(0, [round(1)])]);
     expect(firstDivergence(a, b)).toStrictEqual({ step: 1, round: 1, what: 'B ended step 1 after 0 rounds; A went on' });
+    expect(firstDivergence(b, a)).toStrictEqual({ step: 1, round: 1, what: 'B ended step 1 after 0 rounds; A went on' });
   });
 
   it('goes through the steps in order, whatever order each side lists them in', () => {

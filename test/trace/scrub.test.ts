@@ -66,6 +66,7 @@ describe('Scrubber', () => {
     expect(none.empty).toBe(true);
     expect(none.deep(event)).toBe(event);
     expect(none.text('tok-123456')).toBe('tok-123456');
+    expect(none.text('')).toBe('');
     expect(scrubber.empty).toBe(false);
   });
 
@@ -91,6 +92,10 @@ describe('credentialsIn', () => {
 
   it('names each after where it came from', () => {
     expect(credentialsIn({ API_TOKEN: 'v', PATH: '/bin' }, 'server wb env ')).toStrictEqual([{ name: 'server wb env API_TOKEN', value: 'v' }]);
+  });
+
+  it('passes over a credential that is named but not set', () => {
+    expect(credentialsIn({ API_KEY: undefined, TOKEN: 'set' })).toStrictEqual([{ name: 'TOKEN', value: 'set' }]);
   });
 
   it('takes a credential whose value is empty, and none from an empty environment', () => {
