@@ -29,7 +29,7 @@ export async function passTokens(file: string): Promise<PassSpend> {
       if (event.type !== 'model.response') continue;
       const input = event['gen_ai.usage.input_tokens'];
       const output = event['gen_ai.usage.output_tokens'];
-      if (input === null || output === null) spend.missing += 1;
+      if (typeof input !== 'number' || typeof output !== 'number') spend.missing += 1;
       spend.tokens.input += input ?? 0;
       spend.tokens.output += output ?? 0;
       spend.tokens.cacheRead += event['gen_ai.usage.cache_read.input_tokens'] ?? 0;

@@ -737,7 +737,7 @@ const NEW_MODULES: NamedMutation[] = [
   },
   {
     name: 'the shipped price over the user\'s', file: PRICES,
-    edits: [{ search: 'entries: [...own.entries, ...SHIPPED_PRICES.entries]', replace: 'entries: [...SHIPPED_PRICES.entries, ...own.entries]' }],
+    edits: [{ search: 'entries: [...own.entries, ...shippedPrices().entries]', replace: 'entries: [...shippedPrices().entries, ...own.entries]' }],
     breaks: '--prices cannot correct a shipped price', why: 'a price that changed stays wrong whatever the user gives', tests: PRICE_TESTS,
   },
   {

@@ -154,6 +154,21 @@ describe('the verdict', () => {
     expect(result.difference!.upper).toBeGreaterThan(0);
   });
 
+  it('is unclear, not worse, when the interval only reaches down to 0', () => {
+    // One pair in ten differs: a resample without it differs by exactly 0, so a bound sits at 0.
+    const result = compareCost(many(() => costing(1), (i) => costing(i === 0 ? 3 : 1)), PRICE, PRICE, SEED);
+    expect(result.difference!.lower).toBe(0);
+    expect(result.difference!.upper).toBeGreaterThan(0);
+    expect(result.verdict).toBe('unclear');
+  });
+
+  it('is unclear, not better, when the interval only reaches up to 0', () => {
+    const result = compareCost(many((i) => costing(i === 0 ? 3 : 1), () => costing(1)), PRICE, PRICE, SEED);
+    expect(result.difference!.upper).toBe(0);
+    expect(result.difference!.lower).toBeLessThan(0);
+    expect(result.verdict).toBe('unclear');
+  });
+
   it('is seeded: the same pairs and seed give the same interval', () => {
     const pairs = many((i) => costing(1 + (i % 4)), (i) => costing(1 + (i % 3)));
     expect(compareCost(pairs, PRICE, PRICE, 3)).toStrictEqual(compareCost(pairs, PRICE, PRICE, 3));
