@@ -727,7 +727,7 @@ const NEW_MODULES: NamedMutation[] = [
   },
   {
     name: "a provider's own price used at any endpoint", file: PRICES,
-    edits: [{ search: "const entry = prices.entries.find((e) => names(e).includes(spec) && (e.baseUrl === undefined\n    ? own", replace: "const entry = prices.entries.find((e) => names(e).includes(spec) && (e.baseUrl === undefined\n    ? true" }],
+    edits: [{ search: "const entry = prices.entries.find((e) => named(e) && (e.baseUrl === undefined\n    ? own", replace: "const entry = prices.entries.find((e) => named(e) && (e.baseUrl === undefined\n    ? true" }],
     breaks: "a run against a proxy or another service is priced at OpenAI's own rates", why: 'the cost is a guess dressed as a price', tests: PRICE_TESTS,
   },
   {
