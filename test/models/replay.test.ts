@@ -251,6 +251,12 @@ describe('ReplayModel', () => {
     expect(bare.message).toBe('the recorded provider failed here (rate_limit)');
   });
 
+  it('fails at once as recorded, with a step limit it could wait for, when the provider failed', async () => {
+    const failed = response({ 'error.type': 'rate_limit', message: undefined });
+    const error = await failure(model([['0/1', { request: recorded(REQUEST), response: failed }]]).complete(REQUEST, new AbortController().signal));
+    expect(error.kind).toBe('rate_limit');
+  });
+
   it.each(['time_limit', 'interrupted'])('waits, as the recorded %s did, until its own step stops it', async (why) => {
     const stalled = response({ 'error.type': why, message: undefined });
     const controller = new AbortController();
