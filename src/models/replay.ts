@@ -63,9 +63,10 @@ function messageDifference(was: Record<string, unknown>, is: Record<string, unkn
 
 /** The two texts around their first difference. */
 function around(recorded: string, now: string): string {
-  // The texts differ (every caller compared them first): this stops by the end of the shorter.
+  // The texts differ (every caller compared them first), so the comparison alone stops by the
+  // end of the shorter; the bound is there so a text compared with itself cannot loop forever.
   let i = 0;
-  while (recorded[i] === now[i]) i += 1;
+  while (i < recorded.length && recorded[i] === now[i]) i += 1;
   const from = Math.max(0, i - QUOTE_CHARS / 2);
   const cut = (text: string): string => `${from > 0 ? '...' : ''}${text.slice(from, i + QUOTE_CHARS / 2)}${text.length > i + QUOTE_CHARS / 2 ? '...' : ''}`;
   return `recorded ${JSON.stringify(cut(recorded))}, now ${JSON.stringify(cut(now))}`;
