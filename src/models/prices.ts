@@ -9,36 +9,40 @@ import { z } from 'zod';
 import shipped from '../../data/prices.json' with { type: 'json' };
 import { isLocalUrl } from './settings.ts';
 
-const usd = z.number().nonnegative();
+// The file's shape, made where a file is read rather than when this module loads, so that no
+// mutant of it can break the import of every module that prices (the mutation battery cannot
+// count a test file that fails to load).
+function shapes() {
+  const usd = z.number().nonnegative();
+  const entry = z.object({
+    /** A model spec, `openai:gpt-4o-mini`. */
+    model: z.string().regex(/^[a-z]+:.+/, 'expected a model spec such as openai:gpt-4o-mini'),
+    /** Other specs for the same model (dated snapshots). */
+    aliases: z.array(z.string()).optional(),
+    /** Only for runs against this endpoint (an OpenAI-compatible service, a proxy); else the provider's own. */
+    baseUrl: z.string().url().optional(),
+    /** US dollars per million tokens. */
+    input: usd,
+    output: usd,
+    /** Input read from the provider's cache; absent: billed as input. */
+    cachedInput: usd.optional(),
+    /** Input written to the provider's cache (Anthropic); absent: billed as input. */
+    cacheWrite: usd.optional(),
+    /** Where the price was published. */
+    source: z.string().optional(),
+    note: z.string().optional(),
+  }).strict();
+  const table = z.object({
+    format: z.literal(1).optional(),
+    /** When the prices were read (YYYY-MM-DD). */
+    read: z.string().optional(),
+    note: z.string().optional(),
+    prices: z.array(entry),
+  }).strict();
+  return { entry, table };
+}
 
-const entryShape = z.object({
-  /** A model spec, `openai:gpt-4o-mini`. */
-  model: z.string().regex(/^[a-z]+:.+/, 'expected a model spec such as openai:gpt-4o-mini'),
-  /** Other specs for the same model (dated snapshots). */
-  aliases: z.array(z.string()).optional(),
-  /** Only for runs against this endpoint (an OpenAI-compatible service, a proxy); else the provider's own. */
-  baseUrl: z.string().url().optional(),
-  /** US dollars per million tokens. */
-  input: usd,
-  output: usd,
-  /** Input read from the provider's cache; absent: billed as input. */
-  cachedInput: usd.optional(),
-  /** Input written to the provider's cache (Anthropic); absent: billed as input. */
-  cacheWrite: usd.optional(),
-  /** Where the price was published. */
-  source: z.string().optional(),
-  note: z.string().optional(),
-}).strict();
-
-const tableShape = z.object({
-  format: z.literal(1).optional(),
-  /** When the prices were read (YYYY-MM-DD). */
-  read: z.string().optional(),
-  note: z.string().optional(),
-  prices: z.array(entryShape),
-}).strict();
-
-export type PriceEntry = z.infer<typeof entryShape>;
+export type PriceEntry = z.infer<ReturnType<typeof shapes>['entry']>;
 
 export interface PriceTable {
   /** Where it came from: `shipped`, or the user's file. */
@@ -69,7 +73,7 @@ export class PriceFileError extends Error {
 }
 
 function table(from: string, value: unknown): PriceTable {
-  const parsed = tableShape.safeParse(value);
+  const parsed = shapes().table.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.length === 0 ? '(root)' : issue.path.join('.').replace(/\.(\d+)(?=\.|$)/g, '[$1]');
@@ -79,11 +83,14 @@ function table(from: string, value: unknown): PriceTable {
   return { from, read, entries: parsed.data.prices.map((entry) => ({ ...entry, from, read })) };
 }
 
-export const SHIPPED_PRICES: PriceTable = table('shipped', shipped);
+/** The shipped table (data/prices.json). */
+export function shippedPrices(): PriceTable {
+  return table('shipped', shipped);
+}
 
 /** The shipped table, with a user's file (read relative to `cwd`) over it when one is given. */
 export function loadPrices(file: string | undefined, cwd = process.cwd()): PriceTable {
-  if (file === undefined) return SHIPPED_PRICES;
+  if (file === undefined) return shippedPrices();
   let text: string;
   try {
     text = readFileSync(resolve(cwd, file), 'utf8');
@@ -99,7 +106,7 @@ export function loadPrices(file: string | undefined, cwd = process.cwd()): Price
     throw new PriceFileError(`--prices ${file}: not valid JSON (${(error as Error).message})`);
   }
   const own = table(file, value);
-  return { from: file, read: own.read, entries: [...own.entries, ...SHIPPED_PRICES.entries] };
+  return { from: file, read: own.read, entries: [...own.entries, ...shippedPrices().entries] };
 }
 
 /** The run's model as its manifest records it. */
@@ -125,9 +132,9 @@ export function priceOf(model: PricedModel, prices: PriceTable, replayOf?: strin
   if (replayOf !== undefined) return { status: 'free', model: spec, why: `replayed from ${replayOf}: no provider was called` };
   const baseUrl = typeof model.settings?.['baseUrl'] === 'string' ? model.settings['baseUrl'] : undefined;
   const provider = spec.slice(0, spec.indexOf(':'));
-  const names = (e: PriceEntry) => [e.model, ...(e.aliases ?? [])];
+  const named = (e: PriceEntry): boolean => e.model === spec || e.aliases?.includes(spec) === true;
   const own = baseUrl !== undefined && hostOf(baseUrl) === PROVIDER_HOSTS[provider];
-  const entry = prices.entries.find((e) => names(e).includes(spec) && (e.baseUrl === undefined
+  const entry = prices.entries.find((e) => named(e) && (e.baseUrl === undefined
     ? own
     : baseUrl !== undefined && trimmed(e.baseUrl) === trimmed(baseUrl)));
   if (entry !== undefined) {
@@ -175,20 +182,30 @@ export function formatUsd(value: number | null): string {
   if (value === null) return '-';
   if (value === 0) return '$0';
   const abs = Math.abs(value);
-  const digits = abs >= 1 ? 2 : Math.max(2, 1 - Math.floor(Math.log10(abs))); // two significant digits below $1
+  const digits = Math.max(2, 1 - Math.floor(Math.log10(abs))); // cents from $0.10 up, two significant digits below
   return `${value < 0 ? '-' : ''}$${abs.toFixed(Math.min(digits, 6))}`;
 }
 
 /** A price per million tokens: `$1`, `$0.10`, `$0.075`. */
 export const perMillion = (usd: number): string => formatUsd(usd).replace(/\.00$/, '');
 
+type Priced = Extract<Pricing, { status: 'priced' }>;
+
+/** A priced model's rates as every output says them: `$1 in, $0.10 cached in, $1.25 cache write, $5 out per million tokens`. */
+export function priceText(u: Priced['usdPerMillion']): string {
+  const parts = [`${perMillion(u.input)} in`, ...(u.cachedInput === null ? [] : [`${perMillion(u.cachedInput)} cached in`]),
+    ...(u.cacheWrite === null ? [] : [`${perMillion(u.cacheWrite)} cache write`]), `${perMillion(u.output)} out`];
+  return `${parts.join(', ')} per million tokens`;
+}
+
+/** Where a price comes from (its source, else the table that held it) and when it was read. */
+export function priceSource(p: Priced): string {
+  return [p.source ?? (p.from === 'shipped' ? 'the shipped table' : p.from), ...(p.read === null ? [] : [`read ${p.read}`])].join(', ');
+}
+
 /** One line on what a model's tokens cost and where the price comes from. */
 export function pricingLine(p: Pricing): string {
   if (p.status === 'free') return `none: ${p.why}`;
   if (p.status === 'unpriced') return `unknown: ${p.why}`;
-  const u = p.usdPerMillion;
-  const parts = [`${perMillion(u.input)} in`, ...(u.cachedInput === null ? [] : [`${perMillion(u.cachedInput)} cached in`]),
-    ...(u.cacheWrite === null ? [] : [`${perMillion(u.cacheWrite)} cache write`]), `${perMillion(u.output)} out`];
-  const from = [p.source ?? (p.from === 'shipped' ? 'the shipped table' : p.from), ...(p.read === null ? [] : [`read ${p.read}`])].join(', ');
-  return `${p.model} at ${parts.join(', ')} per million tokens (${from}; prices change)`;
+  return `${p.model} at ${priceText(p.usdPerMillion)} (${priceSource(p)}; prices change)`;
 }

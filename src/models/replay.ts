@@ -64,8 +64,10 @@ function messageDifference(was: Record<string, unknown>, is: Record<string, unkn
 
 /** The two texts around their first difference. */
 function around(recorded: string, now: string): string {
+  // The texts differ (every caller compared them first), so the comparison alone stops by the
+  // end of the shorter; the bound is there so a text compared with itself cannot loop forever.
   let i = 0;
-  while (i < recorded.length && i < now.length && recorded[i] === now[i]) i += 1;
+  while (i < recorded.length && recorded[i] === now[i]) i += 1;
   const from = Math.max(0, i - QUOTE_CHARS / 2);
   const cut = (text: string): string => `${from > 0 ? '...' : ''}${text.slice(from, i + QUOTE_CHARS / 2)}${text.length > i + QUOTE_CHARS / 2 ? '...' : ''}`;
   return `recorded ${JSON.stringify(cut(recorded))}, now ${JSON.stringify(cut(now))}`;
@@ -93,7 +95,8 @@ export function firstDifference(recorded: RebuiltRequest, now: ModelRequest, scr
   return `the sampling options differ: recorded ${canonicalJson(recorded.options ?? {})}, now ${canonicalJson(now.options ?? {})}`;
 }
 
-const STOP_REASONS: readonly string[] = ['end', 'tool_calls', 'max_tokens', 'refusal', 'other'];
+/** The recorded finish reasons a replay gives back as they are; any other is `other`. */
+const STOP_REASONS: readonly StopReason[] = ['end', 'tool_calls', 'max_tokens', 'refusal'];
 
 export class ReplayModel implements ModelAdapter {
   readonly spec: string;
@@ -128,15 +131,16 @@ export class ReplayModel implements ModelAdapter {
     }
     const event = recorded.response;
     const failure = event['error.type'];
-    if (failure === 'time_limit' || failure === 'interrupted') {
-      // The recorded step ran out of time waiting for the model: so does this one, on its own limit.
-      await new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    if ((failure === 'time_limit' || failure === 'interrupted') && signal !== undefined) {
+      // The recorded step ran out of time waiting for the model: so does this one, on its own
+      // limit (a request with no limit to wait for fails at once, as recorded).
+      await new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
     }
     if (failure !== undefined) {
       throw new ProviderError(recorded.stepError ?? `the recorded provider failed here (${failure})`, failure as ProviderError['kind'], undefined, event.attempts);
     }
     const message = event.message!;
-    const finish = event['gen_ai.response.finish_reasons'][0] ?? 'other';
+    const finish = event['gen_ai.response.finish_reasons'][0];
     return {
       text: message.content,
       toolCalls: (message.toolCalls ?? []) as readonly ToolCall[],
@@ -148,7 +152,7 @@ export class ReplayModel implements ModelAdapter {
       latencyMs: performance.now() - started,
       attempts: event.attempts,
       retryWaitMs: 0,
-      stopReason: (STOP_REASONS.includes(finish) ? finish : 'other') as StopReason,
+      stopReason: STOP_REASONS.find((reason) => reason === finish) ?? 'other',
       providerStopReason: null,
       ignoredOptions: [],
       details: { provider: 'replay', source: this.#options.source },

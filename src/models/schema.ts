@@ -16,9 +16,10 @@ export interface AdaptedSchema {
 const UNIONS = ['anyOf', 'oneOf', 'allOf'] as const;
 
 // Keys Ollama decodes from a tool's parameters and from each property (api/types.go,
-// ToolFunctionParameters and ToolProperty); it drops every other key without a word.
-const OLLAMA_TOP = new Set(['type', '$defs', 'items', 'required', 'properties']);
-const OLLAMA_PROPERTY = new Set(['anyOf', 'type', 'items', 'description', 'enum', 'properties', 'required']);
+// ToolFunctionParameters and ToolProperty); it drops every other key without a word. Made per
+// schema, not at load: a mutant of a module-level constant is one Stryker on Vitest misjudges.
+const ollamaTop = (): ReadonlySet<string> => new Set(['type', '$defs', 'items', 'required', 'properties']);
+const ollamaProperty = (): ReadonlySet<string> => new Set(['anyOf', 'type', 'items', 'description', 'enum', 'properties', 'required']);
 
 const isObject = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
@@ -52,9 +53,10 @@ function flattenUnion(schema: Schema, key: (typeof UNIONS)[number]): Schema {
 function ollamaKeys(schema: Schema, keep: ReadonlySet<string>, dropped: Set<string>): Schema {
   const out: Schema = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === 'oneOf' && keep === OLLAMA_PROPERTY && Array.isArray(value) && schema.anyOf === undefined) {
+    // A top-level oneOf list was flattened before this, so one here is a property's.
+    if (key === 'oneOf' && Array.isArray(value) && schema.anyOf === undefined) {
       // Ollama reads anyOf but not oneOf; anyOf shows the model the same alternatives
-      out.anyOf = value.filter(isObject).map((v) => ollamaKeys(v, OLLAMA_PROPERTY, dropped));
+      out.anyOf = value.filter(isObject).map((v) => ollamaKeys(v, ollamaProperty(), dropped));
       dropped.add('oneOf (as anyOf)');
       continue;
     }
@@ -64,10 +66,10 @@ function ollamaKeys(schema: Schema, keep: ReadonlySet<string>, dropped: Set<stri
     }
     if (key === 'properties' && isObject(value)) {
       out.properties = Object.fromEntries(
-        Object.entries(value).map(([name, def]) => [name, isObject(def) ? ollamaKeys(def, OLLAMA_PROPERTY, dropped) : def]),
+        Object.entries(value).map(([name, def]) => [name, isObject(def) ? ollamaKeys(def, ollamaProperty(), dropped) : def]),
       );
     } else if (key === 'anyOf' && Array.isArray(value)) {
-      out.anyOf = value.map((v) => (isObject(v) ? ollamaKeys(v, OLLAMA_PROPERTY, dropped) : v));
+      out.anyOf = value.map((v) => (isObject(v) ? ollamaKeys(v, ollamaProperty(), dropped) : v));
     } else {
       out[key] = value;
     }
@@ -109,7 +111,7 @@ export function adaptSchema(profile: SchemaProfile, listed: Readonly<Schema>): A
   }
   if (profile === 'ollama') {
     const dropped = new Set<string>();
-    schema = ollamaKeys(schema, OLLAMA_TOP, dropped);
+    schema = ollamaKeys(schema, ollamaTop(), dropped);
     if (dropped.size > 0) changes.push(`dropped keywords Ollama does not read: ${[...dropped].sort().join(', ')}`);
   }
   return { schema, changes };

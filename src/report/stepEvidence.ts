@@ -6,13 +6,11 @@
 //
 // Kept in step with src/agent/calls.ts runCalls: a change to which calls it lists must change
 // callsAsAsked too, or rescoring an unchanged rung stops reproducing the run.
-import { join } from 'node:path';
 import { toolCallKey } from '../agent/index.ts';
 import type { StepCall } from '../rungs/checks.ts';
-import { PassOrder, readTrace } from '../trace/index.ts';
 import type { ContentLevel, ModelResponse, PassStart, ToolCallEvent, TraceEvent } from '../trace/index.ts';
+import { readCountedAttempt } from './attempt.ts';
 import type { PassRecord } from './passes.ts';
-import { canonicalArm, ReportInputError } from './results.ts';
 
 export interface StepEvidence {
   step: number;
@@ -32,7 +30,7 @@ export interface PassEvidence {
   steps: Map<number, StepEvidence>;
 }
 
-/** One attempt at a pass in its trace file, held until its pass.end says it is the one. */
+/** One attempt at a pass in its trace file, held until its pass.end says it is the one (a pass.end adds nothing). */
 class Attempt {
   readonly prompts = new Map<number, string>();
   readonly responses: ModelResponse[] = [];
@@ -75,30 +73,9 @@ class Attempt {
   }
 }
 
-/**
- * The evidence of the pass a report counted. A file can hold several attempts (a resumed pass
- * appends a fresh start); as in readPasses, the one counted is the first with this rung, arm
- * and index that ended and broke no rule of the format.
- */
+/** The evidence of the pass a report counted (its attempt as src/report/attempt.ts reads it). */
 export async function readPassEvidence(dir: string, pass: PassRecord): Promise<PassEvidence> {
-  let current: { attempt: Attempt; order: PassOrder; mine: boolean; damaged: boolean; ended: boolean } | undefined;
-  const counted = (): boolean => current !== undefined && current.mine && !current.damaged && current.ended;
-  const reader = readTrace(join(dir, pass.file), { onDamaged: () => void (current !== undefined && (current.damaged = true)) });
-  for await (const e of reader) {
-    if (e.type === 'pass.start') {
-      if (counted()) return evidenceOf(current!.attempt);
-      const mine = e.rung === pass.rung && canonicalArm(e.arm) === pass.arm && e.pass === pass.pass;
-      current = { attempt: new Attempt(e), order: new PassOrder(e), mine, damaged: false, ended: false };
-      continue;
-    }
-    if (current === undefined) continue;
-    if (current.order.problem(e) !== undefined) current.damaged = true;
-    if (e.type === 'pass.end') current.ended = true;
-    else current.attempt.add(e);
-  }
-  // A pass.end cut just short of its newline may not be whole: the report counts it cut short too.
-  if (counted() && !reader.unterminated) return evidenceOf(current!.attempt);
-  throw new ReportInputError(`${join(dir, pass.file)}: ${pass.rung} ${pass.arm} pass ${pass.pass} is no longer in this trace; was the run changed while it was read?`);
+  return evidenceOf(await readCountedAttempt(dir, pass, (start) => new Attempt(start)));
 }
 
 function evidenceOf(attempt: Attempt): PassEvidence {

@@ -2,7 +2,7 @@
 // traces. The field order here is the file format (docs/report.md "summary.json").
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { priceOf, SHIPPED_PRICES } from '../models/prices.ts';
+import { priceOf, shippedPrices } from '../models/prices.ts';
 import type { PriceTable, Pricing } from '../models/prices.ts';
 import type { Metrics } from './metrics.ts';
 import { isErrored, metrics, passClean, passErrored } from './metrics.ts';
@@ -64,7 +64,7 @@ export interface LoadOptions {
 /** The price of a run's tokens: a table given, else the manifest's record, else the shipped table. */
 export function pricingOf(manifest: Manifest, prices?: PriceTable): Pricing {
   if (prices === undefined && manifest.model.price !== undefined) return manifest.model.price;
-  return priceOf(manifest.model, prices ?? SHIPPED_PRICES, manifest.replay?.runId);
+  return priceOf(manifest.model, prices ?? shippedPrices(), manifest.replay?.runId);
 }
 
 /** Streams every trace of a run; complete passes only, the first of any duplicate kept. */

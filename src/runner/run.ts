@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { AimdState } from '../models/pace.ts';
 import { TraceWriter } from '../trace/index.ts';
 import { CostLimit } from './costLimit.ts';
-import type { CostStop } from './costLimit.ts';
+import type { CostStop, PassCostOf } from './costLimit.ts';
 import { writeManifest } from './manifest.ts';
 import type { RunStatus } from './manifest.ts';
 import { runPass } from './pass.ts';
@@ -47,6 +47,8 @@ export interface RunResult {
   stopped?: { passes: number; line: string };
   /** US dollars spent by the passes complete in the folder (null: the model has no price). */
   spentUsd: number | null;
+  /** Set when a response counted had no token count: spentUsd is then a lower bound. */
+  spentLowerBound?: true;
   /** Set when --max-cost stopped the run before its next pass (resumable). */
   costStop?: CostStop;
   /** Where the provider's concurrency settled, when the run called one. */
@@ -96,7 +98,7 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
   const todo: PassId[] = [];
   const { pricing, pace } = prepared;
   // What the passes already made spent (a resumed run), for the progress line and --max-cost.
-  const earlier: { rung: string; usd: number }[] = [];
+  const earlier: PassCostOf[] = [];
   for (const id of plan) {
     const file = tracePath(out, id);
     const end = await completedPass(file);
@@ -107,16 +109,17 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
     }
     const t = done.get(id.arm) ?? { clean: 0, done: 0 };
     done.set(id.arm, { clean: t.clean + (end.passed ? 1 : 0), done: t.done + 1 });
-    if (pricing.status === 'priced') earlier.push({ rung: id.rung, usd: (await passCost(file, pricing))! });
+    const cost = await passCost(file, pricing);
+    if (cost !== null) earlier.push({ rung: id.rung, ...cost });
   }
-  let spent: number | null = pricing.status === 'unpriced' ? null : earlier.reduce((sum, p) => sum + p.usd, 0);
-  const limit = prepared.maxCost === undefined ? undefined : new CostLimit(prepared.maxCost, earlier);
+  // The run's one running total (null: the model has no price, so there is none, nor a limit).
+  const spending = pricing.status === 'unpriced' ? undefined : new CostLimit(prepared.maxCost, earlier);
 
   const tempRoot = runTempRoot(out, world.tempBase);
   await freshTempRoot(tempRoot);
   const progress = createProgress({
     total: plan.length, done, arms: manifest.arms, stream: world.progress, todo, concurrency: manifest.options.concurrency,
-    status: () => spendText(pricing, spent, prepared.maxCost, pace),
+    status: () => spendText(pricing, spending, pace),
   });
   const errors: string[] = [];
   let complete = plan.length - todo.length;
@@ -132,7 +135,7 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
   const pool = new PassPool<PassId>((id, running) => {
     if (interrupted()) return 'stop';
     if (running >= (pace?.level ?? manifest.options.concurrency)) return 'wait';
-    return limit?.admit(keyOf(id), id.rung, running) ?? 'start';
+    return spending?.admit(keyOf(id), id.rung, running) ?? 'start';
   });
   const unsubscribe = pace?.subscribe(() => pool.wake());
   const wake = () => pool.wake();
@@ -140,9 +143,8 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
   const perPass = passSignals(signal);
   /** What the pass in `file` spent, counted toward the run's spending and its limit. */
   const count = async (id: PassId, file: string): Promise<void> => {
-    const usd = await passCost(file, pricing);
-    if (usd !== null) spent = (spent ?? 0) + usd;
-    limit?.finished(keyOf(id), id.rung, usd ?? 0);
+    const cost = await passCost(file, pricing);
+    if (cost !== null) spending?.finished(keyOf(id), id.rung, cost.usd, cost.missing);
   };
   try {
     await pool.run(todo, async (id) => {
@@ -160,7 +162,7 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
         // A pass that ends as Ctrl-C lands may have seen its servers die of the same signal
         // (a terminal sends it to the whole process group): it is made again, not kept.
         if (outcome.interrupted || interrupted()) {
-          limit?.released(keyOf(id));
+          spending?.released(keyOf(id));
           await removeFile(file);
           await rm(workspacesPath(out, id), { recursive: true, force: true });
           return;
@@ -189,7 +191,7 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
         const line = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
         errors.push(`${id.rung} ${id.arm} #${id.pass}: ${line}`);
         // Its model calls were made, and paid for, even if the pass is made again.
-        await count(id, file).catch(() => limit?.released(keyOf(id)));
+        await count(id, file).catch(() => spending?.released(keyOf(id)));
         progress.passDone(id, { error: line });
       } finally {
         pass.close();
@@ -202,12 +204,13 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
     progress.stop();
     await rm(tempRoot, { recursive: true, force: true });
   }
-  const costStop = limit?.stopped;
+  const costStop = spending?.stopped;
   const status = complete === plan.length ? 'complete' : interrupted() || costStop !== undefined ? 'interrupted' : 'failed';
   await writeManifest(out, { ...manifest, status, endedAt: new Date().toISOString() });
   runLog.emit({ type: 'run.end', status, passes: complete, ms: Math.round(performance.now() - started) });
   return {
-    status, out, complete, planned: plan.length, errors, spentUsd: spent, ...(stopped === undefined ? {} : { stopped }),
+    status, out, complete, planned: plan.length, errors, spentUsd: spending?.spentUsd ?? null,
+    ...(spending?.lowerBound === true ? { spentLowerBound: true as const } : {}), ...(stopped === undefined ? {} : { stopped }),
     ...(costStop === undefined ? {} : { costStop }), ...(pace === undefined ? {} : { concurrency: pace.state }),
   };
 }

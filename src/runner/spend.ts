@@ -1,14 +1,22 @@
 // What a pass spent, read back from its trace: the tokens of every model response of its last
 // attempt, priced. The runner reads it after each pass (the progress line, --max-cost) and, on
 // --resume, for the passes already made.
+//
+// The rule the report keeps too (src/report/passes.ts, docs/report.md "Cost"): a response
+// slot with no token count is missing, whatever the reason: a reply without usage, or a request
+// that got no reply (cut off by the step's time limit, interrupted, failed after its retries).
+// A cut-off request may still be billed, at a count no one reported, so it is never read as
+// free: the spending is then a lower bound, as the report's cost is, and the report leaves the
+// pass out of the cost comparison.
 import type { AimdLimiter } from '../models/pace.ts';
 import { costOf, formatUsd } from '../models/prices.ts';
 import type { Pricing, TokenCounts } from '../models/prices.ts';
 import { readTrace } from '../trace/index.ts';
+import type { CostLimit } from './costLimit.ts';
 
 export interface PassSpend {
   tokens: TokenCounts;
-  /** Responses that reported no token count: the cost is then a lower bound. */
+  /** Responses with no token count (a request that got no reply among them): the cost is then a lower bound. */
   missing: number;
 }
 
@@ -18,10 +26,10 @@ export async function passTokens(file: string): Promise<PassSpend> {
     for await (const event of readTrace(file)) {
       // A resumed pass appended to its file: only the last attempt is the pass.
       if (event.type === 'pass.start') spend = { tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, missing: 0 };
-      if (event.type !== 'model.response' || event['error.type'] !== undefined) continue;
+      if (event.type !== 'model.response') continue;
       const input = event['gen_ai.usage.input_tokens'];
       const output = event['gen_ai.usage.output_tokens'];
-      if (input === null || output === null) spend.missing += 1;
+      if (typeof input !== 'number' || typeof output !== 'number') spend.missing += 1;
       spend.tokens.input += input ?? 0;
       spend.tokens.output += output ?? 0;
       spend.tokens.cacheRead += event['gen_ai.usage.cache_read.input_tokens'] ?? 0;
@@ -34,16 +42,30 @@ export async function passTokens(file: string): Promise<PassSpend> {
   return spend;
 }
 
-/** US dollars a pass spent at `pricing`: 0 when the model is free, null when it is unpriced. */
-export async function passCost(file: string, pricing: Pricing): Promise<number | null> {
-  if (pricing.status !== 'priced') return costOf(pricing, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
-  return costOf(pricing, (await passTokens(file)).tokens);
+/** What a pass cost: US dollars, and its responses with no token count (with any, a lower bound). */
+export interface PassCost {
+  usd: number;
+  missing: number;
 }
 
-/** The progress line's say on money and pace: `$0.42 spent of $5 max, concurrency 3/8`. */
-export function spendText(pricing: Pricing, spentUsd: number | null, maxUsd: number | undefined, pace: AimdLimiter | undefined): string {
+/** What a pass spent at `pricing`: nothing when the model is free (its trace unread), null when it is unpriced. */
+export async function passCost(file: string, pricing: Pricing): Promise<PassCost | null> {
+  if (pricing.status === 'unpriced') return null;
+  if (pricing.status === 'free') return { usd: 0, missing: 0 };
+  const { tokens, missing } = await passTokens(file);
+  return { usd: costOf(pricing, tokens)!, missing };
+}
+
+/** A run's spending as the progress line reads it (src/runner/costLimit.ts). */
+export type Spent = Pick<CostLimit, 'spentUsd' | 'maxUsd' | 'lowerBound'>;
+
+/** The progress line's say on money and pace: `$0.42 spent of $5 max, concurrency 3/8`; `$0.42+` when a lower bound. */
+export function spendText(pricing: Pricing, spent: Spent | undefined, pace: AimdLimiter | undefined): string {
   const parts: string[] = [];
-  if (pricing.status === 'priced') parts.push(`${formatUsd(spentUsd ?? 0)} spent${maxUsd === undefined ? '' : ` of ${formatUsd(maxUsd)} max`}`);
+  if (pricing.status === 'priced') {
+    const max = spent?.maxUsd;
+    parts.push(`${formatUsd(spent?.spentUsd ?? 0)}${spent?.lowerBound === true ? '+' : ''} spent${max === undefined ? '' : ` of ${formatUsd(max)} max`}`);
+  }
   else if (pricing.status === 'unpriced') parts.push('cost unknown (no price)');
   if (pace !== undefined && pace.max > 1) parts.push(`concurrency ${pace.level}/${pace.max}`);
   return parts.join(', ');

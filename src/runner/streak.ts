@@ -24,21 +24,16 @@ export interface Streak {
 
 export function createStreak(limit = ERRORED_STREAK_LIMIT): Streak {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`streak limit must be an integer >= 1, got ${limit}`);
-  let cause: string | undefined;
-  let ids: PassId[] = [];
+  let streak: { cause: string; ids: PassId[] } | undefined;
   return {
     record(id, errored) {
       if (errored === undefined) {
-        cause = undefined;
-        ids = [];
+        streak = undefined;
         return undefined;
       }
-      if (errored.cause !== cause) {
-        cause = errored.cause;
-        ids = [];
-      }
-      ids.push(id);
-      return ids.length >= limit ? { ids: [...ids], line: errored.line } : undefined;
+      if (streak?.cause !== errored.cause) streak = { cause: errored.cause, ids: [] };
+      streak.ids.push(id);
+      return streak.ids.length >= limit ? { ids: [...streak.ids], line: errored.line } : undefined;
     },
   };
 }

@@ -32,8 +32,8 @@ export function credentialsIn(env: Readonly<Record<string, string | undefined>>,
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export class Scrubber {
-  /** Longest first, so a secret that contains another is replaced whole. */
-  readonly #pattern: RegExp | undefined;
+  /** Longest first, so a secret that contains another is replaced whole; one that matches nothing when there is nothing to scrub. */
+  readonly #pattern: RegExp;
   readonly #replacement: ReadonlyMap<string, string>;
 
   constructor(options: { secrets?: readonly Secret[]; workspace?: string } = {}) {
@@ -46,24 +46,20 @@ export class Scrubber {
     }
     const values = [...replacement.keys()].sort((a, b) => b.length - a.length);
     this.#replacement = replacement;
-    this.#pattern = values.length === 0 ? undefined : new RegExp(values.map(escapeRegExp).join('|'), 'g');
+    this.#pattern = values.length === 0 ? /(?!)/g : new RegExp(values.map(escapeRegExp).join('|'), 'g');
   }
 
   /** True when there is nothing to scrub: the writer then skips the walk. */
   get empty(): boolean {
-    return this.#pattern === undefined;
+    return this.#replacement.size === 0;
   }
 
   /** The text with every secret and the workspace path replaced. */
-  readonly text = (value: string): string => {
-    const pattern = this.#pattern;
-    if (pattern === undefined) return value;
-    return value.replace(pattern, (found) => this.#replacement.get(found)!);
-  };
+  readonly text = (value: string): string => value.replace(this.#pattern, (found) => this.#replacement.get(found)!);
 
   /** A copy of a JSON-like value with every string (keys included) scrubbed; the input is not changed. */
   deep<T>(value: T): T {
-    if (this.#pattern === undefined) return value;
+    if (this.empty) return value;
     return this.#walk(value) as T;
   }
 

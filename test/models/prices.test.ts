@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname as dirOf, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { costOf, formatUsd, loadPrices, PriceFileError, priceOf, pricingLine, SHIPPED_PRICES } from '../../src/models/prices.ts';
+import { costOf, formatUsd, loadPrices, perMillion, PriceFileError, priceOf, priceSource, priceText, pricingLine, shippedPrices } from '../../src/models/prices.ts';
 import type { Pricing } from '../../src/models/prices.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ladder-prices-'));
@@ -19,9 +19,9 @@ const ANTHROPIC = { baseUrl: 'https://api.anthropic.com' };
 
 describe('the shipped price table', () => {
   it('says when it was read, and names a source for every price', () => {
-    expect(SHIPPED_PRICES.read).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(SHIPPED_PRICES.entries.length).toBeGreaterThan(10);
-    for (const entry of SHIPPED_PRICES.entries) {
+    expect(shippedPrices().read).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(shippedPrices().entries.length).toBeGreaterThan(10);
+    for (const entry of shippedPrices().entries) {
       expect(entry.source, entry.model).toMatch(/^https:\/\/(developers\.openai\.com|platform\.claude\.com)\//);
       expect(entry.output, entry.model).toBeGreaterThan(entry.input);
       if (entry.cachedInput !== undefined) expect(entry.cachedInput, entry.model).toBeLessThan(entry.input);
@@ -29,33 +29,33 @@ describe('the shipped price table', () => {
   });
 
   it('names each model once', () => {
-    const names = SHIPPED_PRICES.entries.flatMap((e) => [e.model, ...(e.aliases ?? [])]);
+    const names = shippedPrices().entries.flatMap((e) => [e.model, ...(e.aliases ?? [])]);
     expect(new Set(names).size).toBe(names.length);
   });
 });
 
 describe('priceOf', () => {
   it('prices a hosted model at its provider, with the source and date of the price', () => {
-    const p = priceOf({ spec: 'openai:gpt-4o-mini', settings: OPENAI }, SHIPPED_PRICES);
+    const p = priceOf({ spec: 'openai:gpt-4o-mini', settings: OPENAI }, shippedPrices());
     expect(p).toStrictEqual({
       status: 'priced', model: 'openai:gpt-4o-mini', usdPerMillion: { input: 0.15, output: 0.6, cachedInput: 0.075, cacheWrite: null },
-      source: 'https://developers.openai.com/api/docs/pricing', read: SHIPPED_PRICES.read, from: 'shipped',
+      source: 'https://developers.openai.com/api/docs/pricing', read: shippedPrices().read, from: 'shipped',
     });
   });
 
   it('prices a dated snapshot named as an alias', () => {
-    const p = priceOf({ spec: 'anthropic:claude-sonnet-4-5-20250929', settings: ANTHROPIC }, SHIPPED_PRICES);
+    const p = priceOf({ spec: 'anthropic:claude-sonnet-4-5-20250929', settings: ANTHROPIC }, shippedPrices());
     expect(p).toMatchObject({ status: 'priced', usdPerMillion: { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 } });
   });
 
   it('has no price for a model it does not know, and says what to do', () => {
-    expect(priceOf({ spec: 'openai:gpt-9', settings: OPENAI }, SHIPPED_PRICES)).toStrictEqual({
+    expect(priceOf({ spec: 'openai:gpt-9', settings: OPENAI }, shippedPrices())).toStrictEqual({
       status: 'unpriced', model: 'openai:gpt-9', why: 'no price for openai:gpt-9 at https://api.openai.com/v1; give one with --prices FILE',
     });
   });
 
   it('does not price a known model at another hosted endpoint (a router may charge otherwise)', () => {
-    const p = priceOf({ spec: 'openai:gpt-4o-mini', settings: { baseUrl: 'https://openrouter.ai/api/v1' } }, SHIPPED_PRICES);
+    const p = priceOf({ spec: 'openai:gpt-4o-mini', settings: { baseUrl: 'https://openrouter.ai/api/v1' } }, shippedPrices());
     expect(p).toStrictEqual({
       status: 'unpriced', model: 'openai:gpt-4o-mini',
       why: "no price for openai:gpt-4o-mini at https://openrouter.ai/api/v1, which is not openai's own API; give one with --prices FILE",
@@ -63,7 +63,7 @@ describe('priceOf', () => {
   });
 
   it('does not guess when the run recorded no endpoint', () => {
-    expect(priceOf({ spec: 'openai:gpt-4o-mini' }, SHIPPED_PRICES)).toMatchObject({ status: 'unpriced', why: expect.stringContaining('did not record') });
+    expect(priceOf({ spec: 'openai:gpt-4o-mini' }, shippedPrices())).toMatchObject({ status: 'unpriced', why: expect.stringContaining('did not record') });
   });
 
   it.each<[string, Parameters<typeof priceOf>[0], string | undefined, string]>([
@@ -73,7 +73,7 @@ describe('priceOf', () => {
     ['a local OpenAI-compatible server', { spec: 'openai:qwen3', settings: { baseUrl: 'http://127.0.0.1:8000/v1' } }, undefined,
       'a local server (http://127.0.0.1:8000/v1) has no per-token price'],
   ])('costs nothing for %s, and says why', (_name, model, replay, why) => {
-    expect(priceOf(model, SHIPPED_PRICES, replay)).toStrictEqual({ status: 'free', model: model.spec, why });
+    expect(priceOf(model, shippedPrices(), replay)).toStrictEqual({ status: 'free', model: model.spec, why });
   });
 });
 
@@ -165,14 +165,117 @@ describe('formatUsd', () => {
 
 describe('pricingLine', () => {
   it('says the price, where it comes from and when it was read', () => {
-    const p = priceOf({ spec: 'anthropic:claude-haiku-4-5', settings: ANTHROPIC }, SHIPPED_PRICES);
+    const p = priceOf({ spec: 'anthropic:claude-haiku-4-5', settings: ANTHROPIC }, shippedPrices());
     expect(pricingLine(p)).toBe(
-      `anthropic:claude-haiku-4-5 at $1 in, $0.10 cached in, $1.25 cache write, $5 out per million tokens (https://platform.claude.com/docs/en/about-claude/pricing, read ${SHIPPED_PRICES.read}; prices change)`,
+      `anthropic:claude-haiku-4-5 at $1 in, $0.10 cached in, $1.25 cache write, $5 out per million tokens (https://platform.claude.com/docs/en/about-claude/pricing, read ${shippedPrices().read}; prices change)`,
     );
   });
 
   it('says why a model costs nothing, or has no cost', () => {
     expect(pricingLine({ status: 'free', model: 'synthetic:mix', why: 'synthetic agents call no model' })).toBe('none: synthetic agents call no model');
     expect(pricingLine({ status: 'unpriced', model: 'openai:x', why: 'no price for openai:x' })).toBe('unknown: no price for openai:x');
+  });
+});
+
+describe('a price file, at its edges', () => {
+  it('is read from the folder given, and the shipped table stands alone without one', () => {
+    const shipped = loadPrices(undefined);
+    expect(shipped).toStrictEqual(shippedPrices());
+    expect(shipped.from).toBe('shipped');
+    const own = loadPrices('own-cwd.json', dirOf(file('own-cwd.json', { prices: [] })));
+    expect(own.from).toBe('own-cwd.json');
+    expect(own.read).toBeNull();
+    expect(own.entries).toStrictEqual(shippedPrices().entries);
+  });
+
+  it('names the root when the file is not a table, and an entry past the tenth by its index', () => {
+    expect(() => loadPrices(file('root.json', []))).toThrow(/root\.json: \(root\): /);
+    const eleven = Array.from({ length: 11 }, (_, i) => ({ model: `openai:m${i}`, input: i === 10 ? -1 : 1, output: 1 }));
+    expect(() => loadPrices(file('eleven.json', { prices: eleven }))).toThrow(/eleven\.json: prices\[10\]\.input: /);
+  });
+
+  it('is refused as a PriceFileError by name', () => {
+    let caught: unknown;
+    try {
+      loadPrices(file('bad.json', { prices: 1 }));
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(PriceFileError);
+    expect((caught as Error).name).toBe('PriceFileError');
+  });
+
+  it('takes a provider of any length and refuses a spec with no provider or no model', () => {
+    const entry = (model: string) => ({ prices: [{ model, input: 1, output: 1 }] });
+    expect(loadPrices(file('long.json', entry('anthropic:claude-x'))).entries[0]!.model).toBe('anthropic:claude-x');
+    expect(() => loadPrices(file('upper.json', entry('OpenAI:m')))).toThrow(/prices\[0\]\.model: expected a model spec/);
+    expect(() => loadPrices(file('prefixed.json', entry('x openai:m')))).toThrow(/prices\[0\]\.model: expected a model spec/);
+    expect(() => loadPrices(file('nomodel.json', entry('openai:')))).toThrow(/prices\[0\]\.model: expected a model spec/);
+  });
+
+  it('refuses a key the table does not have', () => {
+    expect(() => loadPrices(file('table-extra.json', { prices: [], price: [] }))).toThrow(/table-extra\.json: \(root\): /);
+  });
+});
+
+describe('priceOf, at its edges', () => {
+  const table = (entries: object[]) => loadPrices(file(`t${Math.random().toString(36).slice(2)}.json`, { prices: entries }));
+
+  it('matches an endpoint with or without trailing slashes', () => {
+    const prices = table([{ model: 'openai:m', baseUrl: 'https://router.example/v1//', input: 3, output: 3 }]);
+    expect(priceOf({ spec: 'openai:m', settings: { baseUrl: 'https://router.example/v1' } }, prices)).toMatchObject({ status: 'priced', usdPerMillion: { input: 3 } });
+  });
+
+  it('prices no entry of an endpoint for a run that recorded none', () => {
+    const prices = table([{ model: 'openai:m', baseUrl: 'https://router.example/v1', input: 3, output: 3 }]);
+    expect(priceOf({ spec: 'openai:m' }, prices)).toMatchObject({ status: 'unpriced', why: 'no price for openai:m at an endpoint the run did not record; give one with --prices FILE' });
+  });
+
+  it('reads an endpoint that is not a URL as not the provider\'s own', () => {
+    expect(priceOf({ spec: 'openai:gpt-4o-mini', settings: { baseUrl: 'not a url' } }, shippedPrices()))
+      .toStrictEqual({ status: 'unpriced', model: 'openai:gpt-4o-mini', why: "no price for openai:gpt-4o-mini at not a url, which is not openai's own API; give one with --prices FILE" });
+  });
+
+  it('prices a provider with no own API only at an endpoint an entry names', () => {
+    const prices = table([{ model: 'ollama:m', input: 3, output: 3 }]);
+    expect(priceOf({ spec: 'ollama:m' }, prices)).toMatchObject({ status: 'free' });
+  });
+
+  it('matches a spec by its model or an alias, and an entry with no aliases by its model only', () => {
+    const prices = table([{ model: 'openai:plain', input: 1, output: 1 }, { model: 'openai:named', aliases: ['openai:named-2025'], input: 2, output: 2 }]);
+    expect(priceOf({ spec: 'openai:named-2025', settings: OPENAI }, prices)).toMatchObject({ status: 'priced', usdPerMillion: { input: 2 } });
+    expect(priceOf({ spec: 'openai:plain', settings: OPENAI }, prices)).toMatchObject({ status: 'priced', usdPerMillion: { input: 1 } });
+    expect(priceOf({ spec: 'openai:other', settings: OPENAI }, prices)).toMatchObject({ status: 'unpriced' });
+  });
+
+  it('calls a server on this machine free, and a hosted one it does not know unpriced', () => {
+    expect(priceOf({ spec: 'openai:x', settings: { baseUrl: 'http://localhost:8000/v1' } }, shippedPrices()))
+      .toStrictEqual({ status: 'free', model: 'openai:x', why: 'a local server (http://localhost:8000/v1) has no per-token price' });
+  });
+});
+
+describe('the price text', () => {
+  const rates = { input: 1, output: 5, cachedInput: 0.1, cacheWrite: 1.25 };
+  const priced = (over: object = {}) => ({ status: 'priced' as const, model: 'openai:m', usdPerMillion: rates, source: 'https://x.test', read: '2026-12-01', from: 'shipped', ...over });
+
+  it('says each rate the entry has, and none it lacks', () => {
+    expect(priceText(rates)).toBe('$1 in, $0.10 cached in, $1.25 cache write, $5 out per million tokens');
+    expect(priceText({ ...rates, cachedInput: null, cacheWrite: null })).toBe('$1 in, $5 out per million tokens');
+    expect(priceText({ ...rates, cacheWrite: null })).toBe('$1 in, $0.10 cached in, $5 out per million tokens');
+    expect(priceText({ ...rates, cachedInput: null })).toBe('$1 in, $1.25 cache write, $5 out per million tokens');
+  });
+
+  it('says where a price comes from: its source, else the shipped table or the file, and when it was read', () => {
+    expect(priceSource(priced())).toBe('https://x.test, read 2026-12-01');
+    expect(priceSource(priced({ source: null }))).toBe('the shipped table, read 2026-12-01');
+    expect(priceSource(priced({ source: null, from: 'my.json', read: null }))).toBe('my.json');
+  });
+
+  it('drops whole cents from a rate but keeps what is below a cent', () => {
+    expect([perMillion(2), perMillion(0.1), perMillion(0.0031), perMillion(12.5)]).toStrictEqual(['$2', '$0.10', '$0.0031', '$12.50']);
+  });
+
+  it('shows cents from a dollar up, and from ten cents', () => {
+    expect([formatUsd(1), formatUsd(0.1), formatUsd(0.099), formatUsd(-0.0031)]).toStrictEqual(['$1.00', '$0.10', '$0.099', '-$0.0031']);
   });
 });

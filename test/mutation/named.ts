@@ -666,4 +666,125 @@ const PIPELINE: NamedMutation[] = [
   },
 ];
 
-export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP, ...MECHANISMS, ...NUMBERS, ...PIPELINE];
+/** Behaviours of modules Stryker mutates that no syntax mutant expresses (issue 20). */
+const BEYOND_SYNTAX: NamedMutation[] = [
+  {
+    name: 'sql rows compared in any order', file: CHECKS,
+    edits: [{ search: 'const got = JSON.stringify(rows);\n    return got === JSON.stringify(check.sql.rows)',
+      replace: 'const got = JSON.stringify(rows);\n    const sorted = (r: unknown[]) => JSON.stringify(r.map((x) => JSON.stringify(x)).sort());\n    return sorted(rows) === sorted(check.sql.rows)' }],
+    breaks: 'a sql check passes with the expected rows in another order',
+    why: 'a query that asks for an order (ORDER BY) is judged as if it had not: a step that sorts wrongly passes', tests: CHECK_TESTS,
+  },
+  {
+    name: 'maxRepeats counted per tool', file: CHECKS,
+    edits: [{ search: '    const entry = counts.get(call.key) ?? { tool: call.tool, n: 0 };\n    entry.n += 1;\n    counts.set(call.key, entry);',
+      replace: '    const entry = counts.get(call.tool) ?? { tool: call.tool, n: 0 };\n    entry.n += 1;\n    counts.set(call.tool, entry);' }],
+    breaks: 'calls of one tool with other arguments count as repeats',
+    why: 'a step that reads three files fails maxRepeats: the check punishes work, not loops', tests: CHECK_TESTS,
+  },
+  {
+    name: 'shards chosen by pass index', file: 'src/runner/plan.ts',
+    edits: [{ search: 'const mine = input.shard === undefined || unit % input.shard.count === input.shard.index;',
+      replace: 'const mine = input.shard === undefined || pass % input.shard.count === input.shard.index;' }],
+    breaks: 'a shard takes whole passes, so shards are balanced only when the passes divide evenly among them',
+    why: 'one pass over four machines runs on one of them while three sit idle', tests: PLAN_TESTS,
+  },
+];
+
+const PRICES = 'src/models/prices.ts';
+const COST_LIMIT = 'src/runner/costLimit.ts';
+const SPEND = 'src/runner/spend.ts';
+const PRICE_TESTS = ['test/models/prices.test.ts', 'test/report/cost.test.ts'];
+const SPEND_TESTS = ['test/runner/spend.test.ts', 'test/runner/costLimit.test.ts'];
+
+/** Bugs in what decides cost, pace, replay and what a trace keeps, that no syntax mutant writes. */
+const NEW_MODULES: NamedMutation[] = [
+  {
+    name: 'a cut-off request read as free', file: SPEND,
+    edits: [{ search: "if (event.type !== 'model.response') continue;", replace: "if (event.type !== 'model.response' || event['error.type'] !== undefined) continue;" }],
+    breaks: 'the runner counts a request the time limit cut off as costing nothing, while the report reads its tokens as missing',
+    why: 'the progress line and --max-cost claim an exact spending that is only a lower bound', tests: SPEND_TESTS,
+  },
+  {
+    name: 'spending summed over every attempt', file: SPEND,
+    edits: [{ search: "      if (event.type === 'pass.start') spend = { tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, missing: 0 };\n", replace: '' }],
+    breaks: 'a resumed pass is charged for the attempt it replaced as well', why: 'a resumed run stops early on --max-cost for money spent once', tests: SPEND_TESTS,
+  },
+  {
+    name: 'the next pass estimated at the last, not the dearest', file: COST_LIMIT,
+    edits: [{ search: 'this.#dearest.set(rung, Math.max(usd, this.#dearest.get(rung) ?? 0));', replace: 'this.#dearest.set(rung, usd);' }],
+    breaks: 'a cheap pass after a dear one lowers the estimate', why: 'the run starts a pass that takes it past --max-cost', tests: SPEND_TESTS,
+  },
+  {
+    name: 'passes running not reserved', file: COST_LIMIT,
+    edits: [{ search: '    for (const usd of this.#reserved.values()) reserved += usd;\n', replace: '' }],
+    breaks: 'passes under way count for nothing against the limit', why: 'at concurrency 8, eight passes start on the money left for one', tests: SPEND_TESTS,
+  },
+  {
+    name: 'the limit stops while passes run', file: COST_LIMIT,
+    edits: [{ search: "    if (running > 0) return 'wait';\n    this.#stop", replace: '    this.#stop' }],
+    breaks: 'the run stops on estimates that the passes running may undercut', why: 'a run ends with budget left that a pass would have fitted', tests: SPEND_TESTS,
+  },
+  {
+    name: "a provider's own price used at any endpoint", file: PRICES,
+    edits: [{ search: "const entry = prices.entries.find((e) => named(e) && (e.baseUrl === undefined\n    ? own", replace: "const entry = prices.entries.find((e) => named(e) && (e.baseUrl === undefined\n    ? true" }],
+    breaks: "a run against a proxy or another service is priced at OpenAI's own rates", why: 'the cost is a guess dressed as a price', tests: PRICE_TESTS,
+  },
+  {
+    name: 'cached input billed at the input price', file: PRICES,
+    edits: [{ search: 'read * (p.cachedInput ?? p.input)', replace: 'read * p.input' }],
+    breaks: 'tokens served from the cache cost as much as fresh ones', why: 'an arm that reuses its prompt looks dearer than it is', tests: PRICE_TESTS,
+  },
+  {
+    name: 'the shipped price over the user\'s', file: PRICES,
+    edits: [{ search: 'entries: [...own.entries, ...shippedPrices().entries]', replace: 'entries: [...shippedPrices().entries, ...own.entries]' }],
+    breaks: '--prices cannot correct a shipped price', why: 'a price that changed stays wrong whatever the user gives', tests: PRICE_TESTS,
+  },
+  {
+    name: 'pairs with missing tokens compared', file: 'src/report/costCompare.ts',
+    edits: [{ search: ' && !missingTokens(p.a) && !missingTokens(p.b));', replace: ');' }],
+    breaks: 'a pair whose cost is only a lower bound is compared as exact', why: 'the side whose requests were cut off looks cheaper', tests: ['test/report/costCompare.test.ts', 'test/report/cost.test.ts'],
+  },
+  {
+    name: 'a burst of throttles lowers the level once per throttle', file: 'src/models/pace.ts',
+    edits: [{ search: '    if (ticket.seq <= this.#loweredAt) return;\n', replace: '' }],
+    breaks: 'eight passes throttled together take the level from 8 to 1', why: 'one rate-limit burst serialises the rest of the run', tests: ['test/models/pace.test.ts'],
+  },
+  {
+    name: 'answers counted through a Retry-After', file: 'src/models/pace.ts',
+    edits: [{ search: 'if (ticket.seq <= this.#changedAt || this.#now() < this.#holdUntil) return;', replace: 'if (ticket.seq <= this.#changedAt) return;' }],
+    breaks: 'the level rises while the provider asked to hold off', why: 'the run throttles itself again at once', tests: ['test/models/pace.test.ts'],
+  },
+  {
+    name: 'the streak counts any error', file: 'src/runner/streak.ts',
+    edits: [{ search: 'if (streak?.cause !== errored.cause) streak = { cause: errored.cause, ids: [] };', replace: 'streak ??= { cause: errored.cause, ids: [] };' }],
+    breaks: 'three unrelated failures in a row stop the run as an outage', why: 'a flaky server and a 500 give up a run the provider was serving', tests: ['test/runner/streak.test.ts'],
+  },
+  {
+    name: 'secrets replaced in the order given', file: 'src/trace/scrub.ts',
+    edits: [{ search: 'const values = [...replacement.keys()].sort((a, b) => b.length - a.length);', replace: 'const values = [...replacement.keys()];' }],
+    breaks: 'a secret containing another is replaced in part', why: 'the rest of the longer secret lands in the trace', tests: ['test/trace/scrub.test.ts'],
+  },
+  {
+    name: "a redacted adaptation keeps its reason", file: 'src/trace/redact.ts',
+    edits: [{ search: 'adaptations.map(({ kind, tool }) => ({ kind, ...(tool === undefined ? {} : { tool }) }))', replace: 'adaptations' }],
+    breaks: 'a redacted trace quotes the arguments the model wrote', why: '--redact content leaks what it promises to drop', tests: ['test/trace/redact.test.ts'],
+  },
+  {
+    name: 'a long name hashed after cleaning', file: 'src/models/names.ts',
+    edits: [{ search: "createHash('sha256').update(name)", replace: "createHash('sha256').update(clean)" }],
+    breaks: 'two long names that differ only in refused characters go out under one name', why: 'a roster with both tools is refused as a collision', tests: ['test/models/names.test.ts'],
+  },
+  {
+    name: 'tool results compared with their numbers', file: 'src/report/transcript/diverge.ts',
+    edits: [{ search: "if (!same(cx.result, cy.result, true)) return", replace: "if (!same(cx.result, cy.result)) return" }],
+    breaks: 'a clock or id in a result reads as the arms diverging', why: 'ladder show points at a difference that is only the time of day', tests: ['test/report/diverge.test.ts'],
+  },
+  {
+    name: 'a union requires what any variant requires', file: 'src/models/schema.ts',
+    edits: [{ search: "  const shared = key === 'allOf'", replace: "  const shared = key !== ''" }],
+    breaks: 'a flattened anyOf requires fields only one variant needs', why: 'the model must fill in fields of every alternative, or the provider refuses the call', tests: ['test/models/schema.test.ts'],
+  },
+];
+
+export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP, ...MECHANISMS, ...NUMBERS, ...PIPELINE, ...BEYOND_SYNTAX, ...NEW_MODULES];

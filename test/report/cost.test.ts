@@ -125,7 +125,7 @@ describe('cost in every text format', () => {
   it('says what each run cost at which price, and compares cost per passed step in the paired metrics', async () => {
     const a = run('t', { passes: paired(4, () => true, (arm) => (arm === 'on' ? 50_000 : 100_000)) });
     const md = (await compareOutput(a, undefined, { format: 'md' })).text;
-    expect(md).toContain('- Run: cost $6.00 over 8 passes, at $1 in, $0.10 cached, $2 cache write, $10 out per million tokens (https://example.test/pricing, read 2026-12-01; prices change).');
+    expect(md).toContain('- Run: cost $6.00 over 8 passes, at $1 in, $0.10 cached in, $2 cache write, $10 out per million tokens (https://example.test/pricing, read 2026-12-01; prices change).');
     for (const format of ['table', 'md'] as const) {
       const { text } = await compareOutput(a, undefined, { format });
       expect(text).toMatch(/cost per passed step \(ratio of sums\)[ |]+4 passes[ |]+\$1\.00[ |]+\$0\.50[ |]+-\$0\.50 \(-\$0\.50 to -\$0\.50\)[ |]+-[ |]+B better/);

@@ -75,6 +75,14 @@ describe('sql checks', () => {
   it('pass when the rows are exactly the expected ones', async () => {
     expect((await one({ sql: { query: 'SELECT id, item FROM orders', rows: [[1001, 'lamp']] } })).passed).toBe(true);
   });
+  it('fail when the rows come in another order than expected: a query that does not care says ORDER BY', async () => {
+    const pair = new Database(join(workspace, 'pair.db'));
+    pair.exec("CREATE TABLE t (id INTEGER); INSERT INTO t VALUES (2); INSERT INTO t VALUES (1)");
+    pair.close();
+    const query = (q: string, rows: number[][]) => one({ sql: { db: 'pair.db', query: q, rows } });
+    expect((await query('SELECT id FROM t ORDER BY id DESC', [[1], [2]])).why).toBe('expected rows [[1],[2]], got [[2],[1]]');
+    expect((await query('SELECT id FROM t ORDER BY id', [[1], [2]])).passed).toBe(true);
+  });
   it('show expected and actual rows', async () => {
     expect((await one({ sql: { query: 'SELECT id FROM orders', rows: [[1002]] } })).why).toBe('expected rows [[1002]], got [[1001]]');
   });
@@ -136,6 +144,12 @@ describe('repeat and roster checks', () => {
     const calls = [call('t', 'k1'), call('t', 'k1'), call('t', 'k1'), call('u', 'k2'), call('u', 'k2')];
     expect(mostRepeated(calls)).toEqual({ tool: 't', repeats: 2 });
     expect(mostRepeated([])).toEqual({ tool: '', repeats: 0 });
+  });
+  it('count identical calls, not calls of one tool: the same tool with other arguments is no repeat', async () => {
+    const calls = [call('t', 'k1'), call('t', 'k2'), call('t', 'k3'), call('t', 'k2')];
+    expect(mostRepeated(calls)).toEqual({ tool: 't', repeats: 1 });
+    expect((await one({ maxRepeats: 1 }, step({ calls }))).passed).toBe(true);
+    expect((await one({ maxRepeats: 0 }, step({ calls }))).why).toBe('t was repeated 1 time(s) with identical arguments (at most 0)');
   });
   it('allow at most K repeats', async () => {
     const record = step({ calls: [call('t', 'k'), call('t', 'k'), call('t', 'k')] });

@@ -58,6 +58,28 @@ describe('the cost limit', () => {
     expect(limit.admit('a2', 'a', 0)).toBe('start');
   });
 
+  it('without a limit starts every pass at once and keeps only the total', () => {
+    const spending = new CostLimit(undefined);
+    expect(spending.admit('a0', 'a', 0)).toBe('start');
+    expect(spending.admit('a1', 'a', 1)).toBe('start');
+    spending.finished('a0', 'a', 1_000);
+    expect(spending.admit('a2', 'a', 1)).toBe('start');
+    expect(spending.admit('a3', 'a', 0)).toBe('start');
+    expect(spending.spentUsd).toBe(1_000);
+    expect(spending.stopped).toBeUndefined();
+  });
+
+  it('starts a pass a hundredth of a cent under the limit, and stops one a hundredth of a cent over it', () => {
+    const under = new CostLimit(1, [{ rung: 'a', usd: 0.4999 }]);
+    expect(under.admit('a1', 'a', 0)).toBe('start');
+    const over = new CostLimit(1, [{ rung: 'a', usd: 0.5001 }]);
+    expect(over.admit('a1', 'a', 0)).toBe('stop');
+  });
+
+  it('accepts the smallest limit above 0', () => {
+    expect(new CostLimit(Number.MIN_VALUE).maxUsd).toBe(Number.MIN_VALUE);
+  });
+
   it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('refuses a limit of %s', (max) => {
     expect(() => new CostLimit(max)).toThrow(`--max-cost ${max}: expected an amount in US dollars above 0`);
   });

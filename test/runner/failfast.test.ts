@@ -8,8 +8,6 @@ import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { runLadder } from '../../src/cli/runLadder.ts';
 import type { RunArgs } from '../../src/cli/runLadder.ts';
-import { ERRORED_STREAK_LIMIT, createStreak } from '../../src/runner/streak.ts';
-import type { PassId } from '../../src/runner/plan.ts';
 import { closedPort, FakeProvider, ollamaReply, recordingSleep } from '../models/fakeServer.ts';
 import { passesIn, removeTempDirs, ROOT, tempDir } from './helpers.ts';
 
@@ -97,31 +95,4 @@ describe('a model that keeps failing during a run', () => {
     expect(second.code).toBe(0);
     expect((await passesIn(out)).filter((p) => p.complete)).toHaveLength(4);
   }, 60_000);
-});
-
-describe('the errored streak', () => {
-  const id = (pass: number): PassId => ({ rung: 'r', arm: 'on', armSlug: 'on', pass, seed: pass });
-  const down = { cause: 'connection refused', line: 'm: connection failed: connection refused' };
-
-  it('ends after the limit of errored passes in a row with one cause, and names them', () => {
-    const streak = createStreak();
-    expect(ERRORED_STREAK_LIMIT).toBe(3);
-    expect(streak.record(id(0), down)).toBeUndefined();
-    expect(streak.record(id(1), down)).toBeUndefined();
-    expect(streak.record(id(2), down)).toEqual({ ids: [id(0), id(1), id(2)], line: down.line });
-  });
-
-  it('starts again after a pass that did not error, or one with another cause', () => {
-    const streak = createStreak(2);
-    expect(streak.record(id(0), down)).toBeUndefined();
-    expect(streak.record(id(1), undefined)).toBeUndefined();
-    expect(streak.record(id(2), down)).toBeUndefined();
-    expect(streak.record(id(3), { cause: 'HTTP 500: boom', line: 'm: server error' })).toBeUndefined();
-    expect(streak.record(id(4), { cause: 'HTTP 500: boom', line: 'm: server error' })).toEqual({ ids: [id(3), id(4)], line: 'm: server error' });
-  });
-
-  it('refuses a limit below one', () => {
-    expect(() => createStreak(0)).toThrow(new RangeError('streak limit must be an integer >= 1, got 0'));
-    expect(createStreak(1).record(id(0), down)).toEqual({ ids: [id(0)], line: down.line });
-  });
 });

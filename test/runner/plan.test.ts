@@ -52,6 +52,23 @@ describe('planPasses', () => {
     expect(shards.every((s) => s.length === 6)).toBe(true);
   });
 
+  it('balances shards to within one (pass, rung) unit whether or not the passes divide among them', () => {
+    for (const passes of [1, 2, 3, 5]) {
+      for (const count of [2, 3, 4, 7]) {
+        const units = [...Array(count).keys()].map((index) =>
+          planPasses({ ...input, passes, shard: { index, count } }).length / input.arms.length);
+        const all = passes * input.rungs.length;
+        expect(units.reduce((a, b) => a + b, 0), `${passes} passes in ${count}`).toBe(all);
+        expect(units, `${passes} passes in ${count}`).toStrictEqual(units.map((_, i) => Math.floor(all / count) + (i < all % count ? 1 : 0)));
+      }
+    }
+  });
+
+  it('gives one pass of three rungs in three shards a rung each', () => {
+    const shards = [0, 1, 2].map((index) => planPasses({ ...input, passes: 1, shard: { index, count: 3 } }).map(id));
+    expect(shards).toStrictEqual([['alpha/on/0', 'alpha/off/0'], ['beta/on/0', 'beta/off/0'], ['gamma/on/0', 'gamma/off/0']]);
+  });
+
   it('keeps both arms of a pass in the same shard', () => {
     for (const index of [0, 1]) {
       const shard = planPasses({ ...input, shard: { index, count: 2 } });

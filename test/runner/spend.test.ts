@@ -3,41 +3,128 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AimdLimiter } from '../../src/models/pace.ts';
 import type { Pricing } from '../../src/models/prices.ts';
+import { CostLimit } from '../../src/runner/costLimit.ts';
 import { passCost, passTokens, spendText } from '../../src/runner/spend.ts';
 import { removeTempDirs, tempDir } from './helpers.ts';
 
 afterAll(removeTempDirs);
 
-const PRICED: Pricing = { status: 'priced', model: 'openai:m', usdPerMillion: { input: 1, output: 10, cachedInput: 0.1, cacheWrite: null }, source: null, read: null, from: 'test' };
+const PRICED: Pricing = { status: 'priced', model: 'openai:m', usdPerMillion: { input: 1, output: 10, cachedInput: 0.1, cacheWrite: 2 }, source: null, read: null, from: 'test' };
+const UNPRICED: Pricing = { status: 'unpriced', model: 'openai:x', why: '' };
+const FREE: Pricing = { status: 'free', model: 'synthetic:mix', why: '' };
+
+const START = { v: 2, type: 'pass.start', t: 0, rung: 'r', arm: 'on', pass: 0, seed: 1, time: '2026-12-01T00:00:00.000Z', content: 'full' };
+const response = (input: number | null, output: number | null, extra: object = {}) => ({
+  v: 2, type: 'model.response', t: 1, step: 0, round: 1, 'gen_ai.usage.input_tokens': input, 'gen_ai.usage.output_tokens': output,
+  'gen_ai.response.finish_reasons': ['end'], ms: 1, attempts: 1, textBytes: 0, toolCalls: [], ...extra,
+});
+/** A request the step's time limit cut off: the slot the agent loop records for it. */
+const CUT_OFF = { ...response(null, null), 'gen_ai.response.finish_reasons': [], 'error.type': 'time_limit' };
+
+async function trace(lines: object[]): Promise<string> {
+  const file = join(await tempDir('ladder-spend-'), 'p.jsonl');
+  writeFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  return file;
+}
 
 describe('spendText', () => {
-  it('says the money spent, the limit and the level, or nothing', () => {
+  it('says the money spent, the limit and the level', () => {
     const pace = new AimdLimiter({ max: 8, now: () => 0 });
     pace.throttled(pace.sent());
-    expect(spendText(PRICED, 0.4212, 5, pace)).toBe('$0.42 spent of $5.00 max, concurrency 4/8');
-    expect(spendText(PRICED, 12.5, undefined, undefined)).toBe('$12.50 spent');
-    expect(spendText({ status: 'unpriced', model: 'openai:x', why: '' }, null, undefined, pace)).toBe('cost unknown (no price), concurrency 4/8');
-    expect(spendText({ status: 'free', model: 'synthetic:mix', why: '' }, 0, undefined, undefined)).toBe('');
-    expect(spendText({ status: 'free', model: 'ollama:m', why: '' }, 0, undefined, new AimdLimiter({ max: 1, now: () => 0 }))).toBe('');
+    expect(spendText(PRICED, { spentUsd: 0.4212, maxUsd: 5, lowerBound: false }, pace)).toBe('$0.42 spent of $5.00 max, concurrency 4/8');
+  });
+
+  it('says the money spent without a limit when none is given', () => {
+    expect(spendText(PRICED, { spentUsd: 12.5, maxUsd: undefined, lowerBound: false }, undefined)).toBe('$12.50 spent');
+  });
+
+  it('marks a spending that is a lower bound with +, as the report marks a cost', () => {
+    expect(spendText(PRICED, { spentUsd: 0.5, maxUsd: 1, lowerBound: true }, undefined)).toBe('$0.50+ spent of $1.00 max');
+  });
+
+  it('says nothing spent before a spending is kept', () => {
+    expect(spendText(PRICED, undefined, undefined)).toBe('$0 spent');
+  });
+
+  it('says the cost is unknown for a model with no price, and the level', () => {
+    const pace = new AimdLimiter({ max: 8, now: () => 0 });
+    pace.throttled(pace.sent());
+    expect(spendText(UNPRICED, undefined, pace)).toBe('cost unknown (no price), concurrency 4/8');
+  });
+
+  it('says nothing of money for a free model, nor of a level that cannot move', () => {
+    expect(spendText(FREE, { spentUsd: 0, maxUsd: undefined, lowerBound: false }, undefined)).toBe('');
+    expect(spendText({ status: 'free', model: 'ollama:m', why: '' }, undefined, new AimdLimiter({ max: 1, now: () => 0 }))).toBe('');
+  });
+
+  it('says the level of a provider that allows two at a time', () => {
+    expect(spendText(FREE, undefined, new AimdLimiter({ max: 2, now: () => 0 }))).toBe('concurrency 2/2');
   });
 });
 
 describe('what a pass spent', () => {
-  it('sums the responses of its last attempt, leaves failed requests out and counts responses with no tokens', async () => {
+  it('sums the responses of its last attempt, cached reads and writes apart', async () => {
+    const file = await trace([START, response(999, 999), START,
+      response(1_000_000, 100_000, { 'gen_ai.usage.cache_read.input_tokens': 500_000 }),
+      response(10, 5, { 'gen_ai.usage.cache_creation.input_tokens': 7 })]);
+    expect(await passTokens(file)).toStrictEqual({ tokens: { input: 1_000_010, output: 100_005, cacheRead: 500_000, cacheWrite: 7 }, missing: 0 });
+  });
+
+  it('counts a response with no input count, or no output count, as missing', async () => {
+    expect((await passTokens(await trace([START, response(null, 10)]))).missing).toBe(1);
+    expect((await passTokens(await trace([START, response(10, null)]))).missing).toBe(1);
+    expect(await passTokens(await trace([START, response(null, 10), response(3, null), response(1, 1)])))
+      .toStrictEqual({ tokens: { input: 4, output: 11, cacheRead: 0, cacheWrite: 0 }, missing: 2 });
+  });
+
+  it('counts a request cut off by the time limit as missing, as the report does, never as free', async () => {
+    expect(await passTokens(await trace([START, response(5, 5), CUT_OFF])))
+      .toStrictEqual({ tokens: { input: 5, output: 5, cacheRead: 0, cacheWrite: 0 }, missing: 1 });
+    expect((await passTokens(await trace([START, { ...CUT_OFF, 'error.type': 'rate_limit' }]))).missing).toBe(1);
+  });
+
+  it('reads other events as costing nothing', async () => {
+    const request = {
+      v: 2, type: 'model.request', t: 1, step: 0, round: 1, 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai',
+      'gen_ai.request.model': 'm', tools: 0, messages: 1, messageBytes: 10,
+    };
+    expect(await passTokens(await trace([START, request]))).toStrictEqual({ tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, missing: 0 });
+  });
+
+  it('reads a trace that does not exist as costing nothing', async () => {
     const dir = await tempDir('ladder-spend-');
-    const file = join(dir, 'p.jsonl');
-    const start = { v: 2, type: 'pass.start', t: 0, rung: 'r', arm: 'on', pass: 0, seed: 1, time: '2026-12-01T00:00:00.000Z', content: 'full' };
-    const response = (input: number | null, output: number | null, extra: object = {}) => ({
-      v: 2, type: 'model.response', t: 1, step: 0, round: 1, 'gen_ai.usage.input_tokens': input, 'gen_ai.usage.output_tokens': output,
-      'gen_ai.response.finish_reasons': ['end'], ms: 1, attempts: 1, textBytes: 0, toolCalls: [], ...extra,
-    });
-    const lines = [start, response(999, 999), start, response(1_000_000, 100_000, { 'gen_ai.usage.cache_read.input_tokens': 500_000 }),
-      response(null, null, { 'error.type': 'rate_limit' }), response(null, 10)];
-    writeFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
-    expect(await passTokens(file)).toStrictEqual({ tokens: { input: 1_000_000, output: 100_010, cacheRead: 500_000, cacheWrite: 0 }, missing: 1 });
-    // 500k at $1 + 500k at $0.10 + 100,010 at $10
-    expect(await passCost(file, PRICED)).toBeCloseTo(0.5 + 0.05 + 1.0001, 10);
-    expect(await passCost(join(dir, 'none.jsonl'), PRICED)).toBe(0);
-    expect(await passCost(file, { status: 'unpriced', model: 'openai:x', why: '' })).toBeNull();
+    expect(await passTokens(join(dir, 'none.jsonl'))).toStrictEqual({ tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, missing: 0 });
+  });
+
+  it('says why a trace that cannot be read is not costed', async () => {
+    const dir = await tempDir('ladder-spend-');
+    await expect(passTokens(dir)).rejects.toMatchObject({ code: 'EISDIR' });
+  });
+
+  it('prices the tokens, with the responses that had no count', async () => {
+    const file = await trace([START, response(1_000_000, 100_000, { 'gen_ai.usage.cache_read.input_tokens': 500_000 }), CUT_OFF]);
+    // 500k at $1 + 500k at $0.10 + 100k at $10
+    const cost = await passCost(file, PRICED);
+    expect(cost?.usd).toBeCloseTo(0.5 + 0.05 + 1, 10);
+    expect(cost?.missing).toBe(1);
+  });
+
+  it('costs nothing for a free model and has no cost for an unpriced one, without reading the trace', async () => {
+    const dir = await tempDir('ladder-spend-');
+    expect(await passCost(dir, FREE)).toStrictEqual({ usd: 0, missing: 0 });
+    expect(await passCost(dir, UNPRICED)).toBeNull();
+  });
+});
+
+describe('the run\'s spending', () => {
+  it('is a lower bound once a pass had a response with no token count, as a resumed run\'s earlier passes can', () => {
+    const spending = new CostLimit(undefined, [{ rung: 'a', usd: 0.2 }]);
+    expect(spending.lowerBound).toBe(false);
+    spending.finished('a1', 'a', 0.1, 0);
+    expect(spending.lowerBound).toBe(false);
+    spending.finished('a2', 'a', 0.1, 1);
+    expect(spending.lowerBound).toBe(true);
+    expect(spending.spentUsd).toBeCloseTo(0.4, 10);
+    expect(new CostLimit(undefined, [{ rung: 'a', usd: 0.2, missing: 1 }]).lowerBound).toBe(true);
   });
 });

@@ -2,7 +2,7 @@
 // time splits between the model, the tool calls and the rest, and each server's and tool's
 // latency and outcomes beside the model's own time per round, so a slow step can be put down
 // to the model, a server, or the harness.
-import { formatUsd, perMillion } from '../../models/prices.ts';
+import { formatUsd, priceSource, priceText } from '../../models/prices.ts';
 import type { Pricing } from '../../models/prices.ts';
 import type { ArmSummary } from '../summary.ts';
 import type { Latency } from '../timing.ts';
@@ -79,9 +79,5 @@ export function costTimeTables(arm: ArmSummary, pricing: Pricing, model: string)
 /** One line on what the run's tokens cost, for the top of every format. */
 export function costLine(name: string, pricing: Pricing, spentUsd: number | null, passes: number): string {
   if (pricing.status !== 'priced') return `${name}: cost ${pricing.status === 'free' ? 'none' : 'unknown'}: ${pricing.why}.`;
-  const p = pricing.usdPerMillion;
-  const prices = `${perMillion(p.input)} in${p.cachedInput === null ? '' : `, ${perMillion(p.cachedInput)} cached`}` +
-    `${p.cacheWrite === null ? '' : `, ${perMillion(p.cacheWrite)} cache write`}, ${perMillion(p.output)} out per million tokens`;
-  const source = [pricing.source ?? pricing.from, ...(pricing.read === null ? [] : [`read ${pricing.read}`])].join(', ');
-  return `${name}: cost ${formatUsd(spentUsd)} over ${plural(passes, 'pass', 'passes')}, at ${prices} (${source}; prices change).`;
+  return `${name}: cost ${formatUsd(spentUsd)} over ${plural(passes, 'pass', 'passes')}, at ${priceText(pricing.usdPerMillion)} (${priceSource(pricing)}; prices change).`;
 }

@@ -50,6 +50,7 @@ function roundDifference(x: RoundRecord, y: RoundRecord, a: string, b: string): 
   if (!turnSame) {
     const [wx, wy] = [turnWords(x), turnWords(y)];
     if (wx !== wy) return `the model ${wx} on ${a}, ${wy} on ${b}`;
+    if (x.error !== y.error) return `the model got no response: ${x.error} on ${a}, ${y.error} on ${b}`;
     return same(x.text, y.text) ? "the model's calls differ in their arguments" : "the model's text differs";
   }
   for (const [i, cx] of x.calls.entries()) {
