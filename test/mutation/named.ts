@@ -513,7 +513,7 @@ const NUMBERS: NamedMutation[] = [
   },
   {
     name: 'bootstrap without replacement', file: 'src/report/bootstrap.ts',
-    edits: [{ search: 'statistic(diffs.map(() => diffs[Math.floor(random() * n)]!))', replace: 'statistic(diffs.map((_, i) => diffs[i]!))' }],
+    edits: [{ search: 'const picks = Array.from({ length: n }, () => Math.floor(random() * n));', replace: 'const picks = Array.from({ length: n }, (_, i) => i);' }],
     breaks: 'every resample is the sample: the interval is a point', why: 'any difference at all is called clear of noise', tests: REPORT_TESTS,
   },
   {
@@ -523,7 +523,7 @@ const NUMBERS: NamedMutation[] = [
   },
   {
     name: 'bootstrap 90% interval', file: 'src/report/bootstrap.ts',
-    edits: [{ search: 'lower: estimates[Math.floor(0.025 * (resamples - 1))]!,', replace: 'lower: estimates[Math.floor(0.05 * (resamples - 1))]!,' }],
+    edits: [{ search: 'lower: estimates[Math.floor(0.025 * (kept - 1))]!,', replace: 'lower: estimates[Math.floor(0.05 * (kept - 1))]!,' }],
     breaks: 'the lower end is the 5th percentile', why: 'the interval is narrower than the 95% it is labelled', tests: REPORT_TESTS,
   },
   {
