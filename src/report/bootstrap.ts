@@ -70,9 +70,8 @@ function mean(values: readonly number[]): number {
 }
 
 /**
- * A statistic of the per-pair differences (b - a) with a seeded percentile bootstrap interval:
- * the pairs are resampled with replacement `resamples` times and the 2.5th and 97.5th
- * percentiles of the statistic taken.
+ * A statistic of the per-pair differences (b - a) with a seeded percentile bootstrap interval
+ * (resample, below).
  */
 function pairedBootstrap(
   a: readonly number[],
@@ -83,17 +82,35 @@ function pairedBootstrap(
 ): MedianDifference {
   if (a.length !== b.length) throw new RangeError(`paired samples differ in length: ${a.length} and ${b.length}`);
   const diffs = a.map((value, i) => b[i]! - value);
-  const n = diffs.length;
+  const { lower, upper } = resample(diffs.length, (pick) => statistic(diffs.map((_, i) => diffs[pick(i)]!)), seed, resamples);
+  return { estimate: statistic(diffs), lower, upper, pairs: diffs.length };
+}
+
+/**
+ * The one bootstrap core: `resamples` times, n pairs are drawn with replacement (one draw per
+ * pair, in order, from the seeded generator) and the statistic is taken over them, `pick(i)`
+ * being the pair drawn i-th; the 2.5th and 97.5th percentiles of the statistics that are
+ * numbers are the interval. A statistic that is NaN in a resample (a side with nothing to
+ * divide by) is left out, and counted; with none left, or no pairs, the ends are NaN.
+ */
+function resample(
+  n: number,
+  statistic: (pick: (i: number) => number) => number,
+  seed: number,
+  resamples: number,
+): { lower: number; upper: number; kept: number } {
   const random = seededRandom(seed);
   // Each resample draws n pairs with replacement; with no pairs every figure is NaN.
-  const estimates = Float64Array.from({ length: resamples }, () => statistic(diffs.map(() => diffs[Math.floor(random() * n)]!)));
-  estimates.sort();
-  return {
-    estimate: statistic(diffs),
-    lower: estimates[Math.floor(0.025 * (resamples - 1))]!,
-    upper: estimates[Math.ceil(0.975 * (resamples - 1))]!,
-    pairs: n,
-  };
+  const estimates: number[] = [];
+  for (let r = 0; r < resamples; r += 1) {
+    const picks = Array.from({ length: n }, () => Math.floor(random() * n));
+    const value = statistic((i) => picks[i]!);
+    if (!Number.isNaN(value)) estimates.push(value);
+  }
+  estimates.sort((x, y) => x - y);
+  const kept = estimates.length;
+  if (kept === 0) return { lower: Number.NaN, upper: Number.NaN, kept };
+  return { lower: estimates[Math.floor(0.025 * (kept - 1))]!, upper: estimates[Math.ceil(0.975 * (kept - 1))]!, kept };
 }
 
 export interface RatioDifference extends MeanDifference {
@@ -131,21 +148,6 @@ export function pairedRatioDifference(
   const estimate = ratio(b.num, b.den, same) - ratio(a.num, a.den, same);
   // NaN with no pairs too (0 / 0).
   if (Number.isNaN(estimate)) return { estimate: Number.NaN, lower: Number.NaN, upper: Number.NaN, pairs: n, undefinedResamples: 0 };
-  const random = seededRandom(seed);
-  const estimates: number[] = [];
-  for (let r = 0; r < resamples; r += 1) {
-    const picks = a.num.map(() => Math.floor(random() * n));
-    const pick = (i: number): number => picks[i]!;
-    const d = ratio(b.num, b.den, pick) - ratio(a.num, a.den, pick);
-    if (!Number.isNaN(d)) estimates.push(d);
-  }
-  estimates.sort((x, y) => x - y);
-  const kept = estimates.length;
-  return {
-    estimate,
-    lower: estimates[Math.floor(0.025 * (kept - 1))]!,
-    upper: estimates[Math.ceil(0.975 * (kept - 1))]!,
-    pairs: n,
-    undefinedResamples: resamples - kept,
-  };
+  const { lower, upper, kept } = resample(n, (pick) => ratio(b.num, b.den, pick) - ratio(a.num, a.den, pick), seed, resamples);
+  return { estimate, lower, upper, pairs: n, undefinedResamples: resamples - kept };
 }

@@ -16,14 +16,14 @@ import { compareMetrics } from './paired.ts';
 import { pair } from './pairing.ts';
 import { loadRun } from './summary.ts';
 import { DEFAULT_REPORT_SEED } from './compare.ts';
-import { quantity, signedPoints } from './words.ts';
+import { quantity, signedBound, signedPoints } from './words.ts';
 
 /**
  * Passes per arm: pathologies at p = 1 are deterministic, so a few pairs show an effect. A
- * one-step rung needs 4 discordant pairs of 4 for the interval to clear zero (its lower end is
- * then +2 points); 5 leave a pass to spare.
+ * one-step rung needs 6 discordant pairs of 6 for the interval to clear zero (McNemar's test,
+ * corrected: 5 / sqrt 6 = 2.04 > 1.96, p = 0.041; 5 of 5 give p = 0.074); 7 leave a pass to spare.
  */
-export const CALIBRATE_PASSES = 5;
+export const CALIBRATE_PASSES = 7;
 /** Every rung's shape holds at 1/100 (docs/runner.md "Time factor"). */
 export const CALIBRATE_TIME_FACTOR = 0.01;
 /** Each rung's own pathology, at every decision. */
@@ -75,7 +75,7 @@ function describe(m: MetricComparison): string {
   const d = m.difference!;
   if (m.kind === 'proportion') {
     const rate = (x: { count: number; n: number }) => `${Math.round((100 * x.count) / Math.max(1, x.n))}%`;
-    return `${rate(m.a)} -> ${rate(m.b)}, ${signedPoints(d.estimate)} points (95% CI ${signedPoints(d.lower)} to ${signedPoints(d.upper)})`;
+    return `${rate(m.a)} -> ${rate(m.b)}, ${signedPoints(d.estimate)} points (95% CI ${signedBound(d.lower)} to ${signedBound(d.upper)})`;
   }
   const side = (x: { mean: number | null; median: number | null }) => quantity((m.statistic === 'mean' ? x.mean : x.median) ?? 0, m.unit);
   const signed = (v: number) => `${v > 0 ? '+' : v < 0 ? '-' : ''}${quantity(Math.abs(v), m.unit)}`;

@@ -1,25 +1,27 @@
-// One paired comparison per metric. Pass rates: exact McNemar on the discordant pairs and the
-// Tango score interval for the difference. Counts: the mean of the per-pair differences, and
-// times: their median, each with a seeded bootstrap interval. Every difference is B minus A.
+// One paired comparison per metric. Pass rates: McNemar's test on the discordant pairs
+// (continuity-corrected) and, for the difference, the interval that inverts that same test
+// (stats.ts pairedComparison), so the verdict, the p-value and the interval cannot disagree.
+// Counts: the mean of the per-pair differences, and times: their median, each with a seeded
+// bootstrap interval. Every difference is B minus A.
 import { median, pairedMeanDifference, pairedMedianDifference } from './bootstrap.ts';
 import { isErrored, passClean, passErrored } from './metrics.ts';
 import type { MetricName } from './choices.ts';
 import type { Pairing } from './pairing.ts';
 import type { PassRecord, StepRun } from './passes.ts';
-import { countScale, shownPoints, shownQuantity } from './precision.ts';
-import { mcnemarExact, pairedDifference, pairsMultipleToSettle } from './stats.ts';
+import { countScale, shownQuantity } from './precision.ts';
+import { pairedComparison, pairsMultipleToSettle } from './stats.ts';
 
 export { COMPARED_METRICS, type MetricName } from './choices.ts';
+export { SIGNIFICANCE } from './stats.ts';
 
 /**
  * `same`: no pair differs, or (counts and times) the interval is 0 to 0 at the precision shown;
- * `unclear`: pairs differ, but not beyond what noise would do at 95%, or the exact test and the
- * interval disagree. Decided on the figures as shown (precision.ts), so a verdict never
- * contradicts the interval or p-value printed beside it.
+ * `unclear`: pairs differ, but not beyond what noise would do at 95%. A rate's verdict is its
+ * test's (p < 0.05), which is its interval's (clear of 0) by construction; the words print an
+ * interval end that rounds to 0 with the digit that shows its side (words.ts). A count's is
+ * decided on its interval as shown (precision.ts).
  */
 export type Verdict = 'better' | 'worse' | 'unclear' | 'same' | 'no_pairs';
-
-export const SIGNIFICANCE = 0.05;
 
 interface Common {
   metric: MetricName;
@@ -45,11 +47,6 @@ export interface ProportionComparison extends Common {
   p: number;
   /** How many times the pairs would settle a difference this size (80% power); null when not asked. */
   settleMultiple: number | null;
-  /**
-   * When pairs differ but the exact test and the interval (as shown) do not agree on whether
-   * there is a difference: `interval` when only the interval excludes 0, `test` when only p < 0.05.
-   */
-  disagreement: 'interval' | 'test' | null;
 }
 
 export interface CountComparison extends Common {
@@ -112,7 +109,7 @@ function values<T>(def: Level<T | undefined>, pairing: Pairing): { a: T[]; b: T[
   return { a, b, excluded: pairs.length - a.length };
 }
 
-/** Which way B moved, by an interval as shown: wholly above 0, wholly below, or neither. */
+/** Which way B moved, by an interval: wholly above 0, wholly below, or neither. */
 function moved(lower: number, upper: number): 'higher' | 'lower' | null {
   return lower > 0 ? 'higher' : upper < 0 ? 'lower' : null;
 }
@@ -132,19 +129,12 @@ function proportion(def: Extract<Def, { kind: 'proportion' }>, pairing: Pairing)
     if (va && !vb) aOnly += 1;
     if (vb && !va) bOnly += 1;
   });
-  const p = mcnemarExact(aOnly, bOnly);
-  const difference = n === 0 ? null : pairedDifference(aOnly, bOnly, n);
-  const testSays = p < SIGNIFICANCE;
-  const shown = difference === null ? null : moved(shownPoints(difference.lower), shownPoints(difference.upper));
-  const intervalSays = shown !== null;
-  const discordant = aOnly + bOnly > 0;
-  const verdict: Verdict = n === 0 ? 'no_pairs' : !discordant ? 'same' : testSays ? verdictOf(shown, def.better) : 'unclear';
-  const disagreement = !discordant || testSays === intervalSays ? null : intervalSays ? 'interval' : 'test';
+  const { p, ...difference } = pairedComparison(aOnly, bOnly, n);
+  const verdict: Verdict = n === 0 ? 'no_pairs' : aOnly + bOnly === 0 ? 'same' : verdictOf(moved(difference.lower, difference.upper), def.better);
   return {
     metric: def.metric, label: def.label, better: def.better, pairsOf: def.level === 'step' ? 'step-runs' : 'passes',
-    pairs: n, excluded, difference, verdict, kind: 'proportion', a: { count: aCount, n }, b: { count: bCount, n }, aOnly, bOnly, p,
-    settleMultiple: verdict === 'unclear' && disagreement === null ? (pairsMultipleToSettle(aOnly, bOnly, n) ?? null) : null,
-    disagreement,
+    pairs: n, excluded, difference: n === 0 ? null : difference, verdict, kind: 'proportion', a: { count: aCount, n }, b: { count: bCount, n },
+    aOnly, bOnly, p, settleMultiple: verdict === 'unclear' ? (pairsMultipleToSettle(aOnly, bOnly, n) ?? null) : null,
   };
 }
 

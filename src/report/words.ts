@@ -3,6 +3,7 @@
 import type { CountComparison, MetricComparison, ProportionComparison } from './paired.ts';
 import type { LeftOut } from './pairing.ts';
 import { countScale as scaleOf, roundHalfAway, shownPoints, shownQuantity } from './precision.ts';
+import { SIGNIFICANCE } from './stats.ts';
 
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
@@ -24,9 +25,27 @@ export function signedPoints(difference: number): string {
   return `${points > 0 ? '+' : ''}${points}`;
 }
 
+/**
+ * An end of a rate difference's interval, in points. Whole points, except an end that is not 0
+ * but rounds to it: that one gets the first digit that shows its side (+0.3, -0.02), so an
+ * interval the test puts clear of 0 never reads as touching it.
+ */
+export function signedBound(difference: number): string {
+  if (shownPoints(difference) !== 0 || difference === 0) return signedPoints(difference);
+  const points = difference * 100;
+  const digits = Math.min(20, -Math.floor(Math.log10(Math.abs(points))));
+  return `${points > 0 ? '+' : '-'}${Math.abs(points).toFixed(digits)}`;
+}
+
+/**
+ * A p-value to two decimals (three below 0.01), with more where those would print the 0.05
+ * the verdict is decided at: 0.0496 is `p = 0.0496`, never `p = 0.05` beside a verdict.
+ */
 export function pValue(p: number): string {
   if (p < 0.001) return 'p < 0.001';
-  return `p = ${p.toFixed(p < 0.01 ? 3 : 2)}`;
+  let digits = p < 0.01 ? 3 : 2;
+  while (Number(p.toFixed(digits)) === SIGNIFICANCE && digits < 20) digits += 1;
+  return `p = ${p.toFixed(digits)}`;
 }
 
 /** A count or a time, in its unit: ms below a second, seconds with one decimal above. */
@@ -57,19 +76,11 @@ export function settleText(multiple: number | null): string | null {
   return `about ${Math.round(multiple)}x more passes would settle it`;
 }
 
-/** When the exact test and the interval disagree (few discordant pairs), the words say so. */
-function disagreementText(m: ProportionComparison): string {
-  return m.disagreement === 'interval'
-    ? `the interval excludes 0 but the exact test does not reach p < 0.05 (${pValue(m.p)}); they disagree at this N, so no verdict`
-    : `the exact test finds a difference (${pValue(m.p)}) but the interval includes 0; they disagree at this N, so no verdict`;
-}
-
 function proportionSentence(m: ProportionComparison): string {
   if (m.verdict === 'no_pairs') return `${m.label}: no pairs to compare`;
   if (m.verdict === 'same') return `${m.label} the same in every pair (no discordant pair among ${plural(m.pairs, m.pairsOf === 'passes' ? 'pass' : 'step-run', m.pairsOf)})`;
   const d = m.difference!;
-  const head = `${m.label} ${signedPoints(d.estimate)} points (95% CI ${signedPoints(d.lower)} to ${signedPoints(d.upper)}`;
-  if (m.disagreement !== null) return `${head}): ${disagreementText(m)}`;
+  const head = `${m.label} ${signedPoints(d.estimate)} points (95% CI ${signedBound(d.lower)} to ${signedBound(d.upper)}`;
   if (m.verdict !== 'unclear') return `${head}; ${pValue(m.p)})`;
   const settle = settleText(m.settleMultiple);
   return `${head}), ${NOISE} (${pValue(m.p)})${settle === null ? '' : `; ${settle}`}`;

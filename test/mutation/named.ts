@@ -375,9 +375,9 @@ const PLAN_TESTS = ['test/runner/plan.test.ts'];
 const REPORT_TESTS = ['test/report/stats.test.ts', 'test/report/summary.test.ts', 'test/report/compare.test.ts', 'test/report/pinned.test.ts'];
 const STATS_TESTS = [...REPORT_TESTS, 'test/report/simulation.test.ts'];
 const PUSH = 'for (const arm of input.arms) plan.push({ rung, arm, armSlug: armSlug(arm), pass, seed });';
-const AGRESTI_MIN = '((): { estimate: number; lower: number; upper: number } => { const m = n + 2; const c = (bOnly - aOnly) / m; ' +
-  'const h = 1.959964 * Math.sqrt((aOnly + bOnly + 1 - (bOnly - aOnly) ** 2 / m) / (m * m)); ' +
-  'return { estimate: (bOnly - aOnly) / n, lower: Math.max(-1, c - h), upper: Math.min(1, c + h) }; })()';
+const UNCORRECTED = 'Math.min(1, 2 * normalTail(Math.abs(pairedScore(aOnly, bOnly, n, mid, 0))))';
+const WORDS = 'src/report/words.ts';
+const WORDS_TESTS = ['test/report/paired.test.ts', 'test/report/agree.test.ts'];
 
 /** What decides a benchmark's numbers: the checks, the runner's plan and clock, the statistics. */
 const NUMBERS: NamedMutation[] = [
@@ -459,16 +459,36 @@ const NUMBERS: NamedMutation[] = [
     breaks: 'the plain score interval: 89.8% coverage at 5% over 11 step-runs', why: 'a published interval that covers less than it says', tests: STATS_TESTS,
   },
   {
-    name: 'Agresti-Min interval for the paired difference', file: 'src/report/paired.ts',
-    edits: [{ search: 'pairedDifference(aOnly, bOnly, n)', replace: AGRESTI_MIN }],
-    breaks: 'the paired interval falls to 86% coverage with correlated arms', why: 'a difference is called clear of noise when it is not', tests: STATS_TESTS,
+    name: 'the interval from Tango\'s test, p from McNemar\'s', file: 'src/report/stats.ts',
+    edits: [{ search: 'if (pairedTest(aOnly, bOnly, n, mid) < SIGNIFICANCE) out = mid;', replace: `if (${UNCORRECTED} < SIGNIFICANCE) out = mid;` }],
+    breaks: 'the interval inverts a different test from the one behind p', why: 'the interval and p disagree again, as "CI and p disagree" did', tests: STATS_TESTS,
   },
   {
-    name: 'McNemar one-sided', file: 'src/report/stats.ts', edits: [{ search: 'return Math.min(1, 2 * tail);', replace: 'return Math.min(1, tail);' }],
+    name: 'p from the uncorrected test', file: 'src/report/stats.ts',
+    edits: [{ search: 'const p = pairedTest(aOnly, bOnly, n, 0);', replace: `const p = ${UNCORRECTED.replace('mid', '0')};` }],
+    breaks: 'p without the continuity correction beside the corrected interval', why: 'equal arms are called different up to 7.8% of the time, and an interval end sits where its test keeps 0', tests: STATS_TESTS,
+  },
+  {
+    name: 'no continuity correction', file: 'src/report/stats.ts', edits: [{ search: 'export const CONTINUITY = 1;', replace: 'export const CONTINUITY = 0;' }],
+    breaks: 'the test and its interval without the correction', why: 'the test rejects equal arms up to 7.8% of the time with every pair discordant', tests: STATS_TESTS,
+  },
+  {
+    name: 'an interval end that rounds to 0 printed as 0', file: WORDS,
+    edits: [{ search: '  if (shownPoints(difference) !== 0 || difference === 0) return signedPoints(difference);\n', replace: '  return signedPoints(difference);\n' }],
+    breaks: '"B better" beside an interval printed as starting at 0', why: 'the verdict reads as contradicting its interval', tests: WORDS_TESTS,
+  },
+  {
+    name: 'a p-value printed as 0.05', file: WORDS,
+    edits: [{ search: '  while (Number(p.toFixed(digits)) === SIGNIFICANCE && digits < 20) digits += 1;\n', replace: '' }],
+    breaks: 'p = 0.0485 printed as p = 0.05 beside "B better"', why: 'the verdict reads as contradicting its p-value', tests: WORDS_TESTS,
+  },
+  {
+    name: 'McNemar one-sided', file: 'src/report/stats.ts',
+    edits: [{ search: 'return Math.min(1, 2 * normalTail(Math.abs(pairedScore(aOnly, bOnly, n, d))));', replace: 'return Math.min(1, normalTail(Math.abs(pairedScore(aOnly, bOnly, n, d))));' }],
     breaks: 'p-values halve: equal arms are called different up to 10% of the time', why: 'a false "B better" on a tie', tests: STATS_TESTS,
   },
   {
-    name: 'significance at 10%', file: 'src/report/paired.ts', edits: [{ search: 'export const SIGNIFICANCE = 0.05;', replace: 'export const SIGNIFICANCE = 0.1;' }],
+    name: 'significance at 10%', file: 'src/report/stats.ts', edits: [{ search: 'export const SIGNIFICANCE = 0.05;', replace: 'export const SIGNIFICANCE = 0.1;' }],
     breaks: 'verdicts at the 90% level', why: 'the report says 95% and means 90%', tests: STATS_TESTS,
   },
   {
@@ -513,7 +533,7 @@ const NUMBERS: NamedMutation[] = [
   },
   {
     name: 'bootstrap without replacement', file: 'src/report/bootstrap.ts',
-    edits: [{ search: 'statistic(diffs.map(() => diffs[Math.floor(random() * n)]!))', replace: 'statistic(diffs.map((_, i) => diffs[i]!))' }],
+    edits: [{ search: 'const picks = Array.from({ length: n }, () => Math.floor(random() * n));', replace: 'const picks = Array.from({ length: n }, (_, i) => i);' }],
     breaks: 'every resample is the sample: the interval is a point', why: 'any difference at all is called clear of noise', tests: REPORT_TESTS,
   },
   {
@@ -523,7 +543,7 @@ const NUMBERS: NamedMutation[] = [
   },
   {
     name: 'bootstrap 90% interval', file: 'src/report/bootstrap.ts',
-    edits: [{ search: 'lower: estimates[Math.floor(0.025 * (resamples - 1))]!,', replace: 'lower: estimates[Math.floor(0.05 * (resamples - 1))]!,' }],
+    edits: [{ search: 'lower: estimates[Math.floor(0.025 * (kept - 1))]!,', replace: 'lower: estimates[Math.floor(0.05 * (kept - 1))]!,' }],
     breaks: 'the lower end is the 5th percentile', why: 'the interval is narrower than the 95% it is labelled', tests: REPORT_TESTS,
   },
   {

@@ -35,9 +35,9 @@ describe('compare the arms of one run', () => {
     expect([c!.a.arm, c!.b.arm]).toEqual(['off', 'on']);
     const rate = metric(c!, 'step_pass_rate');
     expect(rate).toMatchObject({ kind: 'proportion', pairs: 10, aOnly: 0, bOnly: 8, a: { count: 2 }, b: { count: 10 }, verdict: 'better' });
-    expect(rate.kind === 'proportion' && rate.p).toBeCloseTo(2 / 256, 12); // 2 P(X = 0), X ~ Bin(8, 1/2)
+    expect(rate.kind === 'proportion' && rate.p).toBeCloseTo(0.0133283, 6); // McNemar's, corrected: (8 - 1) / sqrt 8 = 2.47
     expect(rate.difference!.estimate).toBeCloseTo(0.8, 12);
-    expect(c!.summary).toMatch(/^on against off \(10 paired passes\): step pass rate \+80 points \(95% CI \+\d+ to \+\d+; p = 0\.008\)/);
+    expect(c!.summary).toMatch(/^on against off \(10 paired passes\): step pass rate \+80 points \(95% CI \+\d+ to \+\d+; p = 0\.01\)/);
   });
 
   it('compares every other arm against the baseline when there are three', async () => {
@@ -57,7 +57,7 @@ describe('compare the arms of one run', () => {
     const rate = metric(c!, 'step_pass_rate');
     expect(rate).toMatchObject({ aOnly: 1, bOnly: 3, verdict: 'unclear' });
     expect(c!.summary).toContain('step pass rate +20 points');
-    expect(c!.summary).toMatch(/not distinguishable from noise at this N \(p = 0\.63\); about \d+x more passes would settle it/);
+    expect(c!.summary).toMatch(/not distinguishable from noise at this N \(p = 0\.62\); about \d+x more passes would settle it/);
     expect(settleText(1.2)).toBe('somewhat more passes would likely settle it');
     expect(settleText(3.4)).toBe('about 3x more passes would settle it');
   });

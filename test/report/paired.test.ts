@@ -1,13 +1,14 @@
 // The paired comparison of each metric (src/report/paired.ts) over hand-built passes: which
-// pairs each metric counts, the figures it gives, and its verdict at the edges where rounding,
-// the exact test and the interval meet. Every pass and figure is built inside its test (the
-// mutation battery's coverage is per test).
+// pairs each metric counts, the figures it gives, and its verdict at the edges where rounding
+// and the one test behind p and the interval meet. Every pass and figure is built inside its
+// test (the mutation battery's coverage is per test).
 import { describe, expect, it } from 'vitest';
 import type { CountComparison, MetricComparison, MetricName, ProportionComparison } from '../../src/report/paired.ts';
 import { compareMetrics, perRung } from '../../src/report/paired.ts';
 import { pair } from '../../src/report/pairing.ts';
 import type { PassRecord, StepRun } from '../../src/report/passes.ts';
 import { passRecord, stepRun } from './records.ts';
+import { metricSentence } from '../../src/report/words.ts';
 
 /** One pass a side per pair, each of one step-run: [A's step, B's step]. */
 function onePerPass(pairs: [Partial<StepRun>, Partial<StepRun>][]): { a: PassRecord[]; b: PassRecord[] } {
@@ -79,82 +80,91 @@ describe('pass rates', () => {
       [{ passed: false, reason: 'errored' }, {}], [{}, { passed: false, reason: 'errored' }],
     ]);
     const m = proportion(a, b, 'step_pass_rate');
-    expect({ a: m.a, b: m.b, aOnly: m.aOnly, bOnly: m.bOnly, pairs: m.pairs, excluded: m.excluded, verdict: m.verdict, disagreement: m.disagreement })
-      .toEqual({ a: { count: 2, n: 6 }, b: { count: 4, n: 6 }, aOnly: 1, bOnly: 3, pairs: 6, excluded: 2, verdict: 'unclear', disagreement: null });
-    // 2 P(X <= 1), X ~ Bin(4, 1/2) = 2 * 5/16.
-    expect(m.p).toBeCloseTo(0.625, 12);
+    expect({ a: m.a, b: m.b, aOnly: m.aOnly, bOnly: m.bOnly, pairs: m.pairs, excluded: m.excluded, verdict: m.verdict })
+      .toEqual({ a: { count: 2, n: 6 }, b: { count: 4, n: 6 }, aOnly: 1, bOnly: 3, pairs: 6, excluded: 2, verdict: 'unclear' });
+    // McNemar's, corrected: (|3 - 1| - 1) / sqrt 4 = 0.5, twice the normal tail beyond it.
+    expect(m.p).toBeCloseTo(0.6170751, 6);
     expect(m.difference!.estimate).toBeCloseTo(2 / 6, 12);
     // Connor (1987): (1.959964 sqrt(4/6) + 0.841621 sqrt(4/6 - 1/9))^2 / (1/9) / 6.
     expect(m.settleMultiple!).toBeCloseTo(7.443378, 5);
   });
 
   it('says better when B passes significantly more, worse when less', () => {
-    // 0 of 8 against 8 of 8: p = 2 / 2^8; the interval is (n - z^2) / (n + z^2) = 0.351185 to 1.
+    // 0 of 8 against 8 of 8: (8 - 1) / sqrt 8 = 2.47, p = 0.0133; the interval 0.195 to 1.
     const up = rate(times(8, [false, true]));
-    expect({ verdict: up.verdict, disagreement: up.disagreement, settle: up.settleMultiple }).toEqual({ verdict: 'better', disagreement: null, settle: null });
-    expect(up.p).toBeCloseTo(0.0078125, 12);
-    expect(up.difference!.lower).toBeCloseTo(0.351185, 6);
+    expect({ verdict: up.verdict, settle: up.settleMultiple }).toEqual({ verdict: 'better', settle: null });
+    expect(up.p).toBeCloseTo(0.0133283, 6);
+    expect(up.difference!.lower).toBeCloseTo(0.195407, 6);
     expect(up.difference!.upper).toBe(1);
     const down = rate(times(8, [true, false]));
     expect([down.verdict, down.aOnly, down.bOnly]).toEqual(['worse', 8, 0]);
     expect(down.difference!.estimate).toBe(-1);
+    expect(down.difference!.upper).toBeCloseTo(-0.195407, 6);
   });
 
-  it('calls pairs that never differ the same, with the interval -+z^2 / (n + z^2) and nothing to settle', () => {
+  it('calls pairs that never differ the same, with an interval about 0 and nothing to settle', () => {
     const m = rate([[true, true], [false, false], [true, true], [true, true]]);
-    expect({ verdict: m.verdict, p: m.p, disagreement: m.disagreement, settle: m.settleMultiple, a: m.a, b: m.b })
-      .toEqual({ verdict: 'same', p: 1, disagreement: null, settle: null, a: { count: 3, n: 4 }, b: { count: 3, n: 4 } });
+    expect({ verdict: m.verdict, p: m.p, settle: m.settleMultiple, a: m.a, b: m.b })
+      .toEqual({ verdict: 'same', p: 1, settle: null, a: { count: 3, n: 4 }, b: { count: 3, n: 4 } });
     expect(m.difference!.estimate).toBe(0);
-    expect(m.difference!.upper).toBeCloseTo(0.489891, 6);
-    expect(m.difference!.lower).toBeCloseTo(-0.489891, 6);
+    // (4 d - 1)^2 = z^2 4 d (1 - d): the ends are -+0.699358.
+    expect(m.difference!.upper).toBeCloseTo(0.699358, 6);
+    expect(m.difference!.lower).toBeCloseTo(-0.699358, 6);
   });
 
   it('is unclear with nothing to settle when the pairs differ both ways alike', () => {
     const m = rate([[true, false], [false, true], [true, true], [false, false]]);
-    expect({ verdict: m.verdict, p: m.p, disagreement: m.disagreement, aOnly: m.aOnly, bOnly: m.bOnly })
-      .toEqual({ verdict: 'unclear', p: 1, disagreement: null, aOnly: 1, bOnly: 1 });
+    expect({ verdict: m.verdict, p: m.p, aOnly: m.aOnly, bOnly: m.bOnly })
+      .toEqual({ verdict: 'unclear', p: 1, aOnly: 1, bOnly: 1 });
     expect(m.settleMultiple).toBeNull();
   });
 
   it('has no pairs when every step pair has an errored side', () => {
     const m = rate([]);
-    expect({ verdict: m.verdict, difference: m.difference, p: m.p, pairs: m.pairs, disagreement: m.disagreement, settle: m.settleMultiple })
-      .toEqual({ verdict: 'no_pairs', difference: null, p: 1, pairs: 0, disagreement: null, settle: null });
+    expect({ verdict: m.verdict, difference: m.difference, p: m.p, pairs: m.pairs, settle: m.settleMultiple })
+      .toEqual({ verdict: 'no_pairs', difference: null, p: 1, pairs: 0, settle: null });
     const { a, b } = onePerPass([[{ passed: false, reason: 'errored' }, { passed: false, reason: 'errored' }]]);
     expect(proportion(a, b, 'step_pass_rate')).toMatchObject({ verdict: 'no_pairs', pairs: 0, excluded: 1, difference: null });
   });
 
-  it('names the interval when only it excludes 0: all 5 pairs for B, p = 2/32', () => {
-    const m = rate(times(5, [false, true]));
-    expect({ verdict: m.verdict, disagreement: m.disagreement, settle: m.settleMultiple }).toEqual({ verdict: 'unclear', disagreement: 'interval', settle: null });
-    expect(m.p).toBeCloseTo(0.0625, 12);
-    // (5 - z^2) / (5 + z^2): 13 points as shown.
-    expect(m.difference!.lower).toBeCloseTo(0.131035, 6);
+  it('takes its verdict from the one test: all 5 pairs for B is unclear, all 6 better, and the interval says the same', () => {
+    // 5 of 5: (5 - 1) / sqrt 5 = 1.79, p = 0.074, and the interval starts below 0. Before, the
+    // exact test (p = 2/32) and Tango's interval (from +13 points) disagreed here.
+    const five = rate(times(5, [false, true]));
+    expect({ verdict: five.verdict, settle: five.settleMultiple! > 0 }).toEqual({ verdict: 'unclear', settle: true });
+    expect(five.p).toBeCloseTo(0.0736383, 6);
+    expect(five.difference!.lower).toBeCloseTo(-0.074112, 6);
+    expect(metricSentence(five)).toBe('step pass rate +100 points (95% CI -7 to +100), not distinguishable from noise at this N (p = 0.07); somewhat more passes would likely settle it');
+    // 6 of 6: 5 / sqrt 6 = 2.04, p = 0.041, and the interval starts above 0.
+    const six = rate(times(6, [false, true]));
+    expect({ verdict: six.verdict, settle: six.settleMultiple }).toEqual({ verdict: 'better', settle: null });
+    expect(six.p).toBeCloseTo(0.0412268, 6);
+    expect(six.difference!.lower).toBeCloseTo(0.033634, 6);
   });
 
-  it('names the test when only it is below 5%: 25 against 42 of 200, whose interval starts at 0.49 points, shown as 0', () => {
-    const m = rate([...times(25, [true, false] as [boolean, boolean]), ...times(42, [false, true] as [boolean, boolean]), ...times(133, [true, true] as [boolean, boolean])]);
-    expect({ verdict: m.verdict, disagreement: m.disagreement, settle: m.settleMultiple, aOnly: m.aOnly, bOnly: m.bOnly, pairs: m.pairs })
-      .toEqual({ verdict: 'unclear', disagreement: 'test', settle: null, aOnly: 25, bOnly: 42, pairs: 200 });
-    expect(m.p).toBeLessThan(0.05);
-    expect(m.p).toBeGreaterThan(0.0497);
-    expect(m.difference!.lower).toBeGreaterThan(0);
-    expect(m.difference!.lower).toBeLessThan(0.005);
+  it('says better when p is just under 0.05, and prints the interval\'s start that rounds to 0 with the digit that shows it is above', () => {
+    // 12 against 25 of 37: p = 0.0485, the interval starts at +0.21 points.
+    const m = rate([...times(12, [true, false] as [boolean, boolean]), ...times(25, [false, true] as [boolean, boolean])]);
+    expect(m.verdict).toBe('better');
+    expect(m.p).toBeCloseTo(0.0485197, 6);
+    expect(m.difference!.lower).toBeCloseTo(0.0021090, 6);
+    expect(metricSentence(m)).toBe('step pass rate +35 points (95% CI +0.2 to +63; p = 0.049)');
   });
 
-  it('reads an interval end within half a point of 0 as 0, on either side', () => {
-    // 3 against 10 of 14: p = 2 * 378/8192 = 0.0923; the interval starts at -0.48 points. Nothing
-    // is shown to disagree, so the verdict is unclear with the pairs it would take:
-    // (1.959964 sqrt(13/14) + 0.841621 sqrt(13/14 - 1/4))^2 / (1/4) / 14.
-    const pairs = (aOnly: number, bOnly: number): [boolean, boolean][] =>
-      [...times(aOnly, [true, false] as [boolean, boolean]), ...times(bOnly, [false, true] as [boolean, boolean]), [true, true]];
-    for (const m of [rate(pairs(3, 10)), rate(pairs(10, 3))]) {
-      expect({ verdict: m.verdict, disagreement: m.disagreement }).toEqual({ verdict: 'unclear', disagreement: null });
-      expect(m.p).toBeCloseTo(0.09228516, 8);
-      expect(m.settleMultiple!).toBeCloseTo(1.904716, 5);
-    }
-    expect(rate(pairs(3, 10)).difference!.lower).toBeCloseTo(-0.0048, 4);
-    expect(rate(pairs(10, 3)).difference!.upper).toBeCloseTo(0.0048, 4);
+  it('is unclear when p is just over 0.05, and prints the end that rounds to 0 with the digit that shows it is past it', () => {
+    // 25 against 42 of 200: p = 0.0506, the interval starts at -0.02 points.
+    const up = rate([...times(25, [true, false] as [boolean, boolean]), ...times(42, [false, true] as [boolean, boolean]), ...times(133, [true, true] as [boolean, boolean])]);
+    expect({ verdict: up.verdict, aOnly: up.aOnly, bOnly: up.bOnly, pairs: up.pairs }).toEqual({ verdict: 'unclear', aOnly: 25, bOnly: 42, pairs: 200 });
+    expect(up.p).toBeCloseTo(0.0506172, 6);
+    expect(up.difference!.lower).toBeCloseTo(-0.0002194, 6);
+    expect(up.settleMultiple!).toBeCloseTo(1.807802, 5);
+    expect(metricSentence(up)).toBe('step pass rate +9 points (95% CI -0.02 to +17), not distinguishable from noise at this N (p = 0.051); about 2x more passes would settle it');
+    // 29 against 15 of 44, the nearest any split comes to p = 0.05: p = 0.0500164 is printed to
+    // the digit that shows it is not 0.05, and the interval ends at +0.002 points.
+    const down = rate([...times(29, [true, false] as [boolean, boolean]), ...times(15, [false, true] as [boolean, boolean])]);
+    expect(down.verdict).toBe('unclear');
+    expect(down.difference!.upper).toBeCloseTo(0.0000211, 6);
+    expect(metricSentence(down)).toBe('step pass rate -32 points (95% CI -58 to +0.002), not distinguishable from noise at this N (p = 0.05002); about 2x more passes would settle it');
   });
 
   it('counts clean runs of passes with no errored side', () => {

@@ -50,12 +50,14 @@ function expectCount(m: MetricComparison, [pairs, excluded, aTotal, bTotal, esti
   expect(m.difference!.upper, m.metric).toBeCloseTo(upper, 6);
 }
 
-// Tango score intervals by hand. With no discordant pair of n the bounds are -+z^2 / (n + z^2):
-// 3.841459 / 9.841459 = 0.390334 for 6 pairs, 3.841459 / 6.841459 = 0.561497 for 3. The others
-// solve (B-only - A-only - n d) / sqrt(n (2 q + d - d^2)) = -+1.959964 with q the constrained
-// maximum-likelihood A-only share; solved to 6 decimals by bisection, outside the code under test.
-// McNemar by hand: 2 P(X <= min) for X ~ Bin(discordant, 1/2): 0 of 3 -> 2/8; 0 of 2 -> 2/4;
-// 0 of 1 -> 1. "About Nx more passes" (Connor 1987): (1.959964 sqrt(f) + 0.841621 sqrt(f - d^2))^2 / d^2 / n,
+// The rates' intervals by hand: the d where the continuity-corrected score statistic,
+// sign(e) max(0, |e| - 1) / sqrt(n (2 q + d - d^2)) with e = B-only - A-only - n d and q the
+// constrained maximum-likelihood A-only share, is -+1.959964. With no discordant pair of n, above
+// 1/n it is -(n d - 1) / sqrt(n d (1 - d)): 0.563503 for 6 pairs, 0.792340 for 3. Solved to 6
+// decimals by bisection on the statistic, outside the code under test (which bisects on p).
+// McNemar's test by hand, corrected: twice the normal tail beyond (|B-only - A-only| - 1) /
+// sqrt(discordant): 0 against 3 -> 1/sqrt 3, p = 0.248213; 0 against 2 -> 1/sqrt 2, p = 0.479500;
+// one discordant pair -> 0, p = 1. "About Nx more passes" (Connor 1987): (1.959964 sqrt(f) + 0.841621 sqrt(f - d^2))^2 / d^2 / n,
 // f the discordant share and d the difference.
 describe('on against off, the arms of before', () => {
   it('pairs 6 passes and 9 step-runs, one of each with an errored side (catalog-config pass 1, on)', async () => {
@@ -66,11 +68,11 @@ describe('on against off, the arms of before', () => {
 
   it('compares the rates: off passed 5 of 8 decided step pairs (pass 2 fails both dead-browser steps, catalog pass 0 guesses), on all 8', async () => {
     const [c] = (await arms()).comparisons;
-    expectProportion(metric(c!, 'step_pass_rate'), [5, 8, 8, 0, 3, 0.25, 0.375, -0.07106, 0.694258, 'unclear', 2.2974]);
+    expectProportion(metric(c!, 'step_pass_rate'), [5, 8, 8, 0, 3, 0.2482131, 0.375, -0.222285, 0.784784, 'unclear', 2.2974]);
     // Clean passes of the 5 pairs not errored: off 3 (dead-browser 0, 1 and catalog 2), on 5.
-    expectProportion(metric(c!, 'clean_run_rate'), [3, 5, 5, 0, 2, 0.5, 0.4, -0.208275, 0.769276, 'unclear', 3.411]);
+    expectProportion(metric(c!, 'clean_run_rate'), [3, 5, 5, 0, 2, 0.4795001, 0.4, -0.406432, 0.882379, 'unclear', 3.411]);
     // Only off's dead-browser pass 2 ends step 1 at the ceiling.
-    expectProportion(metric(c!, 'ceiling_share'), [1, 0, 8, 1, 0, 1, -0.125, -0.470888, 0.239959, 'unclear', 7.5473]);
+    expectProportion(metric(c!, 'ceiling_share'), [1, 0, 8, 1, 0, 1, -0.125, -0.590725, 0.388291, 'unclear', 7.5473]);
   });
 
   it('compares the counts per pass, with the exact bootstrap percentiles', async () => {
@@ -110,8 +112,8 @@ describe('on against off, the arms of before', () => {
   it('gives the step pass rate per rung', async () => {
     const [c] = (await arms()).comparisons;
     const rung = (name: string) => c!.rungs.find((r) => r.rung === name)!.stepPassRate;
-    expectProportion(rung('dead-browser'), [4, 6, 6, 0, 2, 0.5, 1 / 3, -0.187112, 0.700007, 'unclear', 3.5037]);
-    expectProportion(rung('catalog-config'), [1, 2, 2, 0, 1, 1, 0.5, -0.48643, 0.905469, 'unclear', 6.5284]);
+    expectProportion(rung('dead-browser'), [4, 6, 6, 0, 2, 0.4795001, 1 / 3, -0.366122, 0.812384, 'unclear', 3.5037]);
+    expectProportion(rung('catalog-config'), [1, 2, 2, 0, 1, 1, 0.5, -0.760927, 1, 'unclear', 6.5284]);
   });
 });
 
@@ -127,9 +129,9 @@ describe('after against before', () => {
 
   it('on: after pass 0 ends step 1 at the ceiling, the one discordant pair', async () => {
     const on = await arm('on');
-    expectProportion(metric(on, 'step_pass_rate'), [4, 3, 4, 1, 0, 1, -0.25, -0.699358, 0.362364, 'unclear', 7.2298]);
-    expectProportion(metric(on, 'clean_run_rate'), [2, 1, 2, 1, 0, 1, -0.5, -0.905469, 0.48643, 'unclear', 6.5284]);
-    expectProportion(metric(on, 'ceiling_share'), [0, 1, 4, 0, 1, 1, 0.25, -0.362364, 0.699358, 'unclear', 7.2298]);
+    expectProportion(metric(on, 'step_pass_rate'), [4, 3, 4, 1, 0, 1, -0.25, -0.849961, 0.578958, 'unclear', 7.2298]);
+    expectProportion(metric(on, 'clean_run_rate'), [2, 1, 2, 1, 0, 1, -0.5, -1, 0.760927, 'unclear', 6.5284]);
+    expectProportion(metric(on, 'ceiling_share'), [0, 1, 4, 0, 1, 1, 0.25, -0.578958, 0.849961, 'unclear', 7.2298]);
     // Repeats 1, 1 before; 2 (the 3rd and 4th lookup at the ceiling), 1 after: differences 1, 0.
     expectCount(metric(on, 'identical_repeats'), [2, 0, 2, 3, 0.5, 0, 1, 'unclear']);
     expectCount(metric(on, 'dead_calls'), [2, 0, 0, 0, 0, 0, 0, 'same']);
@@ -141,14 +143,14 @@ describe('after against before', () => {
     expectCount(metric(on, 'step_ms'), [4, 0, 1804, 1805, 0, 0, 1, 'unclear']);
     // The ceiling step never answered: 3 pairs, each 10 against 10.
     expectCount(metric(on, 'time_to_answer'), [3, 1, 30, 30, 0, 0, 0, 'same']);
-    expectProportion(on.rungs[0]!.stepPassRate, [4, 3, 4, 1, 0, 1, -0.25, -0.699358, 0.362364, 'unclear', 7.2298]);
+    expectProportion(on.rungs[0]!.stepPassRate, [4, 3, 4, 1, 0, 1, -0.25, -0.849961, 0.578958, 'unclear', 7.2298]);
   });
 
   it('off: the same script both times, so every pair is the same', async () => {
     const off = await arm('off');
-    expectProportion(metric(off, 'step_pass_rate'), [4, 4, 6, 0, 0, 1, 0, -0.390334, 0.390334, 'same', null]);
-    expectProportion(metric(off, 'clean_run_rate'), [2, 2, 3, 0, 0, 1, 0, -0.561497, 0.561497, 'same', null]);
-    expectProportion(metric(off, 'ceiling_share'), [1, 1, 6, 0, 0, 1, 0, -0.390334, 0.390334, 'same', null]);
+    expectProportion(metric(off, 'step_pass_rate'), [4, 4, 6, 0, 0, 1, 0, -0.563503, 0.563503, 'same', null]);
+    expectProportion(metric(off, 'clean_run_rate'), [2, 2, 3, 0, 0, 1, 0, -0.79234, 0.79234, 'same', null]);
+    expectProportion(metric(off, 'ceiling_share'), [1, 1, 6, 0, 0, 1, 0, -0.563503, 0.563503, 'same', null]);
     expectCount(metric(off, 'dead_calls'), [3, 0, 6, 6, 0, 0, 0, 'same']);
     expectCount(metric(off, 'identical_repeats'), [3, 0, 7, 7, 0, 0, 0, 'same']);
     expectCount(metric(off, 'tokens_in'), [3, 0, 2700, 2700, 0, 0, 0, 'same']);

@@ -5,9 +5,9 @@
 // `npm run stats:simulate`; bars asserted by test/report/simulation.test.ts.
 import { seededRandom } from '../../src/report/bootstrap.ts';
 import { passK } from '../../src/report/metrics.ts';
-import { mcnemarExact, modifiedWilson, pairedDifference } from '../../src/report/stats.ts';
+import { modifiedWilson, pairedComparison, pairedScore, SIGNIFICANCE } from '../../src/report/stats.ts';
 import type { Interval } from '../../src/report/stats.ts';
-import { SIGNIFICANCE } from '../../src/report/paired.ts';
+import { Z95 } from '../../src/report/stats.ts';
 
 const MAX_N = 100;
 const LOG_FACTORIAL = (() => {
@@ -82,12 +82,14 @@ export function pairCells(pA: number, pB: number, rho: number): { aOnly: number;
   return aOnly < 0 || bOnly < 0 || 1 - both - aOnly - bOnly < 0 ? null : { aOnly, bOnly };
 }
 
+type PairedInterval = (aOnly: number, bOnly: number, n: number) => Interval;
+
 /**
  * Exact coverage of the paired-difference interval: the sum, over every split of n pairs into
  * a A-only, b B-only and the rest concordant, of its multinomial probability where the
  * interval holds pB - pA. Intervals depend on (a, b, n) alone, so each n's table is made once.
  */
-export function pairedCoverage(interval: (aOnly: number, bOnly: number, n: number) => Interval = pairedDifference): Grid {
+export function pairedCoverage(interval: PairedInterval = pairedComparison): Grid {
   const cells: Cell[] = [];
   for (const n of PAIRED_NS) {
     const table: Interval[][] = [];
@@ -116,19 +118,80 @@ export function pairedCoverage(interval: (aOnly: number, bOnly: number, n: numbe
   return grid(cells);
 }
 
+/**
+ * Tango's (1998) score interval, the report's before it took the continuity correction: the
+ * same statistic with none (pairedScore's continuity 0), inverted by bisection. Kept here as
+ * the yardstick of what the correction costs in width.
+ */
+export function tangoInterval(aOnly: number, bOnly: number, n: number): Interval {
+  if (n === 0) return { lower: -1, upper: 1 };
+  const estimate = (bOnly - aOnly) / n;
+  const crossing = (below: number, above: number, level: number): number => {
+    let lo = below;
+    let hi = above;
+    for (let i = 0; i < 60; i += 1) {
+      const mid = (lo + hi) / 2;
+      if (pairedScore(aOnly, bOnly, n, mid, 0) > level) lo = mid;
+      else hi = mid;
+    }
+    return (lo + hi) / 2;
+  };
+  return { lower: crossing(-1, estimate, Z95), upper: crossing(estimate, 1, -Z95) };
+}
+
+/** The arms and correlations whose expected interval width docs/report.md shows, as cells of the coverage grid. */
+export const WIDTH_CELLS: readonly (readonly [number, number, number])[] = [[0.5, 0.5, 0.6], [0.5, 0.7, 0.4], [0.8, 0.9, 0.4], [0.3, 0.5, 0]];
+export const WIDTH_NS = [10, 20, 50, 100];
+
+/** Expected width of a paired interval (sum over every split of its width times its probability). */
+export function pairedWidth(pA: number, pB: number, rho: number, n: number, interval: PairedInterval = pairedComparison): number {
+  const c = pairCells(pA, pB, rho)!;
+  let width = 0;
+  for (let a = 0; a <= n; a += 1) {
+    for (let b = 0; a + b <= n; b += 1) {
+      const i = interval(a, b, n);
+      width += (i.upper - i.lower) * Math.exp(logChoose(n, a) + logChoose(n - a, b) + xlog(a, c.aOnly) + xlog(b, c.bOnly) + xlog(n - a - b, 1 - c.aOnly - c.bOnly));
+    }
+  }
+  return width;
+}
+
+/**
+ * Exact (conditional) McNemar test, two-sided: of m discordant pairs, B-only is Binomial(m, 1/2)
+ * under no difference, and p is twice the smaller tail, at most 1. The report's test before;
+ * kept to show that the continuity-corrected test rejects only where it does.
+ */
+export function mcnemarExact(aOnly: number, bOnly: number): number {
+  const m = aOnly + bOnly;
+  let tail = 0;
+  for (let i = 0; i <= Math.min(aOnly, bOnly); i += 1) tail += Math.exp(logChooseAny(m, i) - m * Math.LN2);
+  return Math.min(1, 2 * tail);
+}
+
+/** log C(n, k) for any n (the table above stops at MAX_N). */
+function logChooseAny(n: number, k: number): number {
+  let sum = 0;
+  for (let j = 1; j <= k; j += 1) sum += Math.log((n - k + j) / j);
+  return sum;
+}
+
 /** Share of pairs that are discordant, when the arms are truly equal (each way half of them). */
 export const MCNEMAR_DISCORDANCE = [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1];
 export const MCNEMAR_NS = range(10, 100);
 
+/** The report's test of no difference: its p is the comparison's, so its size is the interval's too. */
+const reportTest = (aOnly: number, bOnly: number): number => pairedComparison(aOnly, bOnly, aOnly + bOnly).p;
+
 /**
- * Exact size of McNemar's test as the report uses it (p < SIGNIFICANCE): the discordant count m
- * is Binomial(n, discordance), and given m, B-only is Binomial(m, 1/2) under equal arms.
+ * Exact size of a test of no difference (p < SIGNIFICANCE), the report's by default: the
+ * discordant count m is Binomial(n, discordance), and given m, B-only is Binomial(m, 1/2)
+ * under equal arms. The report's p depends on the discordant pairs alone.
  */
-export function mcnemarSize(): Grid {
+export function pairedSize(test: (aOnly: number, bOnly: number) => number = reportTest): Grid {
   const rejects: number[] = []; // P(reject | m discordant pairs)
   for (let m = 0; m <= MAX_N; m += 1) {
     let r = 0;
-    for (let b = 0; b <= m; b += 1) if (mcnemarExact(m - b, b) < SIGNIFICANCE) r += Math.exp(logChoose(m, b) - m * Math.LN2);
+    for (let b = 0; b <= m; b += 1) if (test(m - b, b) < SIGNIFICANCE) r += Math.exp(logChoose(m, b) - m * Math.LN2);
     rejects.push(r);
   }
   const cells: Cell[] = [];
@@ -255,8 +318,13 @@ export function simulationReport(): string {
   const pEdges = [10, 20, 50, 101];
   const conservative = (cells: Cell[]): number => cells.filter((c) => c.value > 0.97).length;
   const pRows = [...byLabel(p.cells)].map(([label, cells]) => [label, ...bands(cells, pEdges, min, (x) => pct(x)), pct(cells.reduce((s, c) => s + c.value, 0) / cells.length), String(conservative(cells))]);
-  const m = mcnemarSize();
+  const m = pairedSize();
   const mRows = [...byLabel(m.cells)].map(([label, cells]) => [label, ...bands(cells, pEdges, max, (x) => pct(x, 2))]);
+  const widthRows = WIDTH_CELLS.flatMap(([pA, pB, rho]) => WIDTH_NS.map((n) => {
+    const ours = pairedWidth(pA, pB, rho, n);
+    const tango = pairedWidth(pA, pB, rho, n, tangoInterval);
+    return [`pA=${pA} pB=${pB} rho=${rho}`, String(n), (100 * ours).toFixed(1), (100 * tango).toFixed(1), `${(100 * (ours / tango - 1)).toFixed(0)}%`];
+  }));
   const k = passKBias();
   const kRows: string[][] = [];
   for (const rates of PASSK_RUNG_RATES) {
@@ -273,13 +341,17 @@ export function simulationReport(): string {
     '',
     table(['true rate', 'n 5-9', 'n 10-19', 'n 20-49', 'n 50-100', 'mean'], wRows),
     '',
-    `**Paired difference, Tango score 95%** (${p.cells.length} cells): mean coverage ${pct(p.mean, 2)}, lowest ${pct(p.min.value, 1)} (${p.min.label}, n=${p.min.n}), ${conservative(p.cells)} conservative cells (above 97%). Lowest coverage per band of pairs:`,
+    `**Paired difference, continuity-corrected score 95%** (${p.cells.length} cells): mean coverage ${pct(p.mean, 2)}, lowest ${pct(p.min.value, 1)} (${p.min.label}, n=${p.min.n}), ${conservative(p.cells)} conservative cells (above 97%). Lowest coverage per band of pairs:`,
     '',
     table(['arms and correlation', 'n 10-19', 'n 20-49', 'n 50-100', 'mean', 'cells > 97%'], pRows),
     '',
-    `**Exact McNemar, equal arms** (${m.cells.length} cells): highest rejection rate ${pct(m.max.value, 2)} (${m.max.label}, n=${m.max.n}), mean ${pct(m.mean, 2)}. Highest per band of pairs:`,
+    `**Its test, equal arms** (McNemar's, continuity-corrected; the interval excludes 0 exactly when it rejects) (${m.cells.length} cells): highest rejection rate ${pct(m.max.value, 2)} (${m.max.label}, n=${m.max.n}), mean ${pct(m.mean, 2)}. Highest per band of pairs:`,
     '',
     table(['share of pairs discordant', 'n 10-19', 'n 20-49', 'n 50-100'], mRows),
+    '',
+    '**What the correction costs**: expected width of the interval, in points, against Tango\'s uncorrected score interval (the report\'s before, whose test is not the one behind p):',
+    '',
+    table(['arms and correlation', 'pairs', 'width', 'Tango width', 'wider by'], widthRows),
     '',
     `**pass@k and pass^k** (nine rungs, ${PASSK_RUNS} seeded runs per cell, seed ${PASSK_SEED}): largest error of the mean estimate, in points, over k; the exact expectation's largest error beside it.`,
     '',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mcnemarExact, modifiedWilson, pairedDifference, pairsMultipleToSettle, passAtK, passHatK, tangoScore, wilson, Z95 } from '../../src/report/stats.ts';
+import { CONTINUITY, modifiedWilson, normalTail, pairedComparison, pairedScore, pairedTest, pairsMultipleToSettle, passAtK, passHatK, SIGNIFICANCE, wilson, Z95 } from '../../src/report/stats.ts';
 import { median, pairedMeanDifference, pairedMedianDifference, seededRandom } from '../../src/report/bootstrap.ts';
 
 describe('wilson', () => {
@@ -43,36 +43,6 @@ describe('wilson', () => {
   });
 });
 
-describe('mcnemarExact', () => {
-  // Exact two-sided binomial p-values, 2 * P(X <= min(b, c)) for X ~ Bin(b + c, 1/2), worked by
-  // hand and matching R's binom.test(min, b + c)$p.value: 1 of 7 -> 2 * 8/128 = 0.125;
-  // 0 of 5 -> 2/32 = 0.0625; 2 of 12 -> 2 * 79/4096 = 0.038574; 5 of 20 -> 0.041389.
-  it.each([
-    [1, 6, 0.125],
-    [6, 1, 0.125],
-    [0, 5, 0.0625],
-    [2, 10, 0.0385742],
-    [5, 15, 0.0413895],
-  ])('gives the exact p-value for %i against %i', (b, c, p) => {
-    expect(mcnemarExact(b, c)).toBeCloseTo(p, 6);
-  });
-
-  it('is 1 with no discordant pairs', () => {
-    expect(mcnemarExact(0, 0)).toBe(1);
-  });
-
-  it('is capped at 1 when the split is even', () => {
-    expect(mcnemarExact(3, 3)).toBe(1);
-    expect(mcnemarExact(0, 1)).toBe(1);
-  });
-
-  it('stays finite for thousands of pairs', () => {
-    const p = mcnemarExact(900, 1100);
-    expect(p).toBeGreaterThan(0);
-    expect(p).toBeLessThan(0.001);
-  });
-});
-
 describe('modifiedWilson', () => {
   // Brown, Cai and DasGupta (2001), section 4.1.1: for x = 1..x* (x* = 2 up to n = 50, else 3)
   // the lower bound is g_x / n, g_x the Poisson mean with P(X >= x) = 5%: g1 = -ln 0.95 =
@@ -108,10 +78,11 @@ describe('modifiedWilson', () => {
 });
 
 /**
- * An independent oracle for Tango's statistic: the constrained maximum of the multinomial
- * likelihood found numerically (golden-section search over pA-only = q), not by the closed form.
+ * An independent oracle for the score statistic: the constrained maximum of the multinomial
+ * likelihood found numerically (golden-section search over pA-only = q), not by the closed
+ * form; the continuity correction taken off the excess by hand.
  */
-function scoreByHand(aOnly: number, bOnly: number, n: number, d: number): number {
+function scoreByHand(aOnly: number, bOnly: number, n: number, d: number, continuity: number): number {
   const logLik = (q: number): number => {
     const r = q + d;
     const rest = 1 - 2 * q - d;
@@ -127,12 +98,104 @@ function scoreByHand(aOnly: number, bOnly: number, n: number, d: number): number
     else hi = x2;
   }
   const q = (lo + hi) / 2;
-  return (bOnly - aOnly - n * d) / Math.sqrt(n * (2 * q + d - d * d));
+  const excess = bOnly - aOnly - n * d;
+  return (Math.sign(excess) * Math.max(0, Math.abs(excess) - continuity)) / Math.sqrt(n * (2 * q + d - d * d));
 }
 
-describe('pairedDifference (Tango score interval)', () => {
+/** P(Z > z) by Simpson's rule over the normal density: an oracle that shares nothing with the fit. */
+function tailByHand(z: number): number {
+  const steps = 2_000;
+  const h = z / steps;
+  const f = (x: number): number => Math.exp(-x * x / 2) / Math.sqrt(2 * Math.PI);
+  let sum = f(0) + f(z);
+  for (let i = 1; i < steps; i += 1) sum += (i % 2 === 1 ? 4 : 2) * f(i * h);
+  return 0.5 - (sum * h) / 3;
+}
+
+describe('normalTail', () => {
+  it.each([0, 0.3, 1, 1.5, Z95, 2.5, 3.3, 5])('is P(Z > %f) to 2e-7 of itself', (z) => {
+    expect(Math.abs(normalTail(z) / tailByHand(z) - 1)).toBeLessThan(2e-7);
+  });
+
+  it('is 2.5% at the 95% quantile and nothing at infinity', () => {
+    expect(normalTail(Z95)).toBeCloseTo(0.025, 8);
+    expect(normalTail(Infinity)).toBe(0);
+  });
+});
+
+describe('pairedScore', () => {
+  it.each([
+    [2, 8, 50, 0.05],
+    [1, 0, 4, -0.3],
+    [0, 3, 8, 0.1],
+    [7, 1, 21, -0.5],
+    [5, 15, 40, 0.4],
+  ])('is the score statistic maximised by hand, less the continuity correction: %i against %i of %i at d = %f', (aOnly, bOnly, n, d) => {
+    expect(pairedScore(aOnly, bOnly, n, d)).toBeCloseTo(scoreByHand(aOnly, bOnly, n, d, 1), 5);
+    // Without the correction it is Tango's (1998) statistic.
+    expect(pairedScore(aOnly, bOnly, n, d, 0)).toBeCloseTo(scoreByHand(aOnly, bOnly, n, d, 0), 5);
+  });
+
+  it('is McNemar\'s (|b - c| - 1) / sqrt(b + c) at no difference, whatever the concordant pairs', () => {
+    expect(pairedScore(2, 10, 12, 0)).toBeCloseTo(7 / Math.sqrt(12), 12);
+    expect(pairedScore(2, 10, 500, 0)).toBeCloseTo(7 / Math.sqrt(12), 12);
+    expect(pairedScore(10, 2, 30, 0)).toBeCloseTo(-7 / Math.sqrt(12), 12);
+    expect(CONTINUITY).toBe(1);
+  });
+
+  it('takes no more than the excess off: within one of it the statistic is 0', () => {
+    // 1 against 0 at d = 0: excess -1, corrected to 0. At d = 0.1 over 4 pairs: -1.4, corrected to -0.4.
+    expect(Math.abs(pairedScore(1, 0, 4, 0))).toBe(0);
+    expect(pairedScore(1, 0, 4, 0.1)).toBeCloseTo(scoreByHand(1, 0, 4, 0.1, 1), 6);
+    expect(pairedScore(1, 0, 4, 0.1)).toBeLessThan(0);
+  });
+
+  it('scores a difference with no spread under it as 0 when it fits the pairs exactly, else as infinitely far', () => {
+    // No discordant pair at d = 0, or all n pairs for B at d = 1: q = 0 and the variance n (2q + d - d^2) is 0,
+    // as is the excess bOnly - aOnly - n d.
+    expect(pairedScore(0, 0, 10, 0)).toBe(0);
+    expect(pairedScore(0, 6, 6, 1)).toBe(0);
+    // 1 and 2 of 5 at d = 1: q = 0, excess 2 - 1 - 5 = -4; at d = -1: q = 1, excess 2 - 1 + 5 = 6.
+    expect(pairedScore(1, 2, 5, 1)).toBe(-Infinity);
+    expect(pairedScore(1, 2, 5, -1)).toBe(Infinity);
+    // Within the correction of fitting: excess 0.5 at d = 1 is corrected to 0.
+    expect(pairedScore(0, 6, 6.5, 1, 1)).toBe(0);
+  });
+});
+
+describe('pairedTest', () => {
+  // McNemar's test as R's mcnemar.test gives it (correct = TRUE): (|b - c| - 1)^2 / (b + c) against
+  // chi-square with 1 degree of freedom, i.e. twice the normal tail beyond (|b - c| - 1) / sqrt(b + c).
+  it.each([
+    [1, 6, 4 / Math.sqrt(7)],
+    [6, 1, 4 / Math.sqrt(7)],
+    [0, 5, 4 / Math.sqrt(5)],
+    [2, 10, 7 / Math.sqrt(12)],
+    [5, 15, 9 / Math.sqrt(20)],
+  ])('is McNemar\'s continuity-corrected p-value at no difference: %i against %i', (b, c, z) => {
+    expect(pairedTest(b, c, 40, 0)).toBeCloseTo(2 * tailByHand(z), 7);
+  });
+
+  it('is 1 with no discordant pair, with one, and when the split is even', () => {
+    expect(pairedTest(0, 0, 10, 0)).toBe(1);
+    expect(pairedTest(0, 1, 10, 0)).toBe(1);
+    expect(pairedTest(1, 0, 10, 0)).toBe(1);
+    expect(pairedTest(3, 3, 10, 0)).toBe(1);
+    // Two for B: (2 - 1) / sqrt 2 = 0.71, p = 0.48.
+    expect(pairedTest(0, 2, 10, 0)).toBeCloseTo(2 * tailByHand(1 / Math.SQRT2), 7);
+  });
+
+  it('stays finite for thousands of pairs', () => {
+    const p = pairedTest(900, 1100, 5_000, 0);
+    expect(p).toBeGreaterThan(0);
+    expect(p).toBeLessThan(0.001);
+  });
+});
+
+describe('pairedComparison: one method behind p, the interval and the verdict', () => {
   it('estimates B minus A over all pairs', () => {
-    expect(pairedDifference(2, 8, 50).estimate).toBeCloseTo(0.12, 12);
+    expect(pairedComparison(2, 8, 50).estimate).toBeCloseTo(0.12, 12);
+    expect(pairedComparison(2, 8, 50).p).toBe(pairedTest(2, 8, 50, 0));
   });
 
   it.each([
@@ -141,62 +204,99 @@ describe('pairedDifference (Tango score interval)', () => {
     [0, 3, 8],
     [7, 1, 21],
     [5, 15, 40],
-  ])('puts each bound where the score statistic, maximised by hand, is -+z: %i against %i of %i', (aOnly, bOnly, n) => {
-    const d = pairedDifference(aOnly, bOnly, n);
-    expect(scoreByHand(aOnly, bOnly, n, d.lower)).toBeCloseTo(Z95, 5);
-    expect(scoreByHand(aOnly, bOnly, n, d.upper)).toBeCloseTo(-Z95, 5);
-    expect(tangoScore(aOnly, bOnly, n, d.lower)).toBeCloseTo(Z95, 8);
+    [0, 6, 6],
+    [25, 42, 200],
+  ])('ends where the test stops keeping a difference: %i against %i of %i', (aOnly, bOnly, n) => {
+    const d = pairedComparison(aOnly, bOnly, n);
+    const kept = (x: number): boolean => pairedTest(aOnly, bOnly, n, x) >= SIGNIFICANCE;
+    expect(kept(d.lower)).toBe(true);
+    expect(kept(d.upper)).toBe(true);
+    if (d.lower > -1) expect(kept(d.lower - 1e-9)).toBe(false);
+    if (d.upper < 1) expect(kept(d.upper + 1e-9)).toBe(false);
     expect(d.lower).toBeLessThan(d.estimate);
-    expect(d.upper).toBeGreaterThan(d.estimate);
+    expect(d.upper).toBeGreaterThanOrEqual(d.estimate);
   });
 
-  it('is +-z^2 / (n + z^2) with no discordant pair', () => {
-    // With no discordant pair the statistic at d > 0 is -sqrt(n d / (1 - d)): it is -z at
-    // d = z^2 / (n + z^2) = 3.841459 / 13.841459 for n = 10.
-    const d = pairedDifference(0, 0, 10);
-    expect(d.estimate).toBe(0);
-    expect(d.upper).toBeCloseTo(0.2775327, 6);
-    expect(d.lower).toBeCloseTo(-0.2775327, 6);
+  it('excludes 0 exactly when p < 0.05: every split of every n up to 60 pairs', () => {
+    let checked = 0;
+    let rejected = 0;
+    for (let n = 1; n <= 60; n += 1) {
+      for (let aOnly = 0; aOnly <= n; aOnly += 1) {
+        for (let bOnly = 0; aOnly + bOnly <= n; bOnly += 1) {
+          const d = pairedComparison(aOnly, bOnly, n);
+          const excludes = d.lower > 0 || d.upper < 0;
+          if (excludes !== d.p < SIGNIFICANCE) throw new Error(`${aOnly} against ${bOnly} of ${n}: p = ${d.p}, interval ${d.lower} to ${d.upper}`);
+          // And it excludes 0 on the side the pairs went.
+          if (excludes && (d.lower > 0) !== bOnly > aOnly) throw new Error(`${aOnly} against ${bOnly} of ${n}: wrong side`);
+          checked += 1;
+          if (excludes) rejected += 1;
+        }
+      }
+    }
+    // 39,710 splits, and not vacuous: a good share of them is a difference.
+    expect(checked).toBe(39_710);
+    expect(rejected).toBeGreaterThan(10_000);
+  });
+
+  it('never has p exactly 0.05: every b and c up to 300 discordant pairs', () => {
+    // p = 0.05 needs (|b - c| - 1)^2 / (b + c) to be z^2 = 3.8414588..., which no split reaches:
+    // the nearest, 29 against 15, has p = 0.0500164. So p < 0.05 and p <= 0.05 decide alike.
+    let nearest = 1;
+    for (let m = 1; m <= 300; m += 1) {
+      for (let c = 0; c <= m; c += 1) nearest = Math.min(nearest, Math.abs(pairedTest(m - c, c, m, 0) - SIGNIFICANCE));
+    }
+    expect(nearest).toBeCloseTo(0.0000164, 7);
+  });
+
+  it('is symmetric about 0 with no discordant pair', () => {
+    // Above 1/n the statistic is -(n d - 1) / sqrt(n d (1 - d)), so the upper end solves
+    // (n d - 1)^2 = z^2 n d (1 - d): for n = 10, 138.414588 d^2 - 58.414588 d + 1 = 0.
+    const d = pairedComparison(0, 0, 10);
+    expect({ estimate: d.estimate, p: d.p }).toEqual({ estimate: 0, p: 1 });
+    expect(d.upper).toBeCloseTo(0.4041500, 6);
+    expect(d.lower).toBeCloseTo(-0.4041500, 6);
+  });
+
+  it('keeps 0 with one discordant pair, and from 6 of 6 for B it is clear of it', () => {
+    expect(pairedComparison(0, 1, 10)).toMatchObject({ p: 1 });
+    expect(pairedComparison(0, 1, 10).lower).toBeLessThan(0);
+    // 5 of 5: (5 - 1) / sqrt 5 = 1.79, p = 0.074; 6 of 6: 5 / sqrt 6 = 2.04, p = 0.041.
+    const five = pairedComparison(0, 5, 5);
+    expect(five.p).toBeCloseTo(2 * tailByHand(4 / Math.sqrt(5)), 7);
+    expect(five.lower).toBeLessThan(0);
+    const six = pairedComparison(0, 6, 6);
+    expect(six.p).toBeCloseTo(2 * tailByHand(5 / Math.sqrt(6)), 7);
+    expect(six.lower).toBeGreaterThan(0);
+    expect(six.lower).toBeCloseTo(0.0336341, 6);
   });
 
   it('ends at -1 or 1 when every pair went one way', () => {
-    expect(pairedDifference(0, 6, 6).upper).toBe(1);
-    expect(pairedDifference(6, 0, 6).lower).toBe(-1);
-    // All n pairs discordant for B: the statistic is sqrt(n (1 - d) / (1 + d)), which is z at
-    // d = (n - z^2) / (n + z^2) = 2.158541 / 9.841459 for n = 6.
-    expect(pairedDifference(0, 6, 6).lower).toBeCloseTo(0.2193314, 6);
+    expect(pairedComparison(0, 6, 6).upper).toBe(1);
+    expect(pairedComparison(6, 0, 6).lower).toBe(-1);
+    expect(pairedComparison(6, 0, 6).upper).toBeCloseTo(-0.0336341, 6);
   });
 
   it('is symmetric when the arms swap', () => {
-    const ab = pairedDifference(2, 8, 50);
-    const ba = pairedDifference(8, 2, 50);
+    const ab = pairedComparison(2, 8, 50);
+    const ba = pairedComparison(8, 2, 50);
     expect(ba.estimate).toBeCloseTo(-ab.estimate, 12);
     expect(ba.lower).toBeCloseTo(-ab.upper, 12);
     expect(ba.upper).toBeCloseTo(-ab.lower, 12);
+    expect(ba.p).toBe(ab.p);
   });
 
   it('narrows as the pairs grow at the same rates', () => {
-    const small = pairedDifference(2, 8, 50);
-    const large = pairedDifference(20, 80, 500);
+    const small = pairedComparison(2, 8, 50);
+    const large = pairedComparison(20, 80, 500);
     expect(large.upper - large.lower).toBeLessThan((small.upper - small.lower) / 2);
   });
 
   it('says nothing is known with no pairs', () => {
-    expect(pairedDifference(0, 0, 0)).toEqual({ estimate: 0, lower: -1, upper: 1 });
+    expect(pairedComparison(0, 0, 0)).toEqual({ estimate: 0, lower: -1, upper: 1, p: 1 });
   });
 
   it('refuses more discordant pairs than pairs', () => {
-    expect(() => pairedDifference(6, 3, 8)).toThrow(/count must be a whole number from 0 to n = 8, got 9/);
-  });
-
-  it('scores a difference with no spread under it as 0 when it fits the pairs exactly, else as infinitely far', () => {
-    // No discordant pair at d = 0, or all n pairs for B at d = 1: q = 0 and the variance n (2q + d - d^2) is 0,
-    // as is the excess bOnly - aOnly - n d.
-    expect(tangoScore(0, 0, 10, 0)).toBe(0);
-    expect(tangoScore(0, 6, 6, 1)).toBe(0);
-    // 1 and 2 of 5 at d = 1: q = 0, excess 2 - 1 - 5 = -4; at d = -1: q = 1, excess 2 - 1 + 5 = 6.
-    expect(tangoScore(1, 2, 5, 1)).toBe(-Infinity);
-    expect(tangoScore(1, 2, 5, -1)).toBe(Infinity);
+    expect(() => pairedComparison(6, 3, 8)).toThrow(/count must be a whole number from 0 to n = 8, got 9/);
   });
 });
 

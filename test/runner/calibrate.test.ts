@@ -22,7 +22,7 @@ let out: string;
 beforeAll(async () => {
   out = join(await tempDir('ladder-calibrate-'), 'runs');
   lines = [];
-  code = await runCalibrate({ rungs: FIXTURES, passes: 4, out }, (line) => lines.push(line), { cwd: ROOT, progress: devNull() });
+  code = await runCalibrate({ rungs: FIXTURES, passes: 6, out }, (line) => lines.push(line), { cwd: ROOT, progress: devNull() });
 }, 180_000);
 
 function devNull(): NodeJS.WritableStream {
@@ -41,7 +41,7 @@ describe('ladder rungs calibrate', () => {
 
   it('runs an arm with a step parameter as its own folder, with the step\'s ceiling doubled', async () => {
     const traces = (await listTraces(join(out, 'arms-1'))).filter((t) => t.startsWith('cal-ceiling/'));
-    expect(traces.sort()).toEqual([0, 1, 2, 3].map((i) => `cal-ceiling/off/${i}.jsonl`).concat([0, 1, 2, 3].map((i) => `cal-ceiling/off_ceiling-x2/${i}.jsonl`)));
+    expect(traces.sort()).toEqual([0, 1, 2, 3, 4, 5].map((i) => `cal-ceiling/off/${i}.jsonl`).concat([0, 1, 2, 3, 4, 5].map((i) => `cal-ceiling/off_ceiling-x2/${i}.jsonl`)));
     for (const [folder, arm, ceiling] of [['off', 'off', 4], ['off_ceiling-x2', 'off,ceiling=x2', 8]] as const) {
       const { events } = await readTraceAll(join(out, 'arms-1', 'traces', 'cal-ceiling', folder, '0.jsonl'));
       expect(events.find((e) => e.type === 'pass.start')).toMatchObject({ arm });
@@ -65,7 +65,7 @@ describe('judgeEffect', () => {
   const proportion = (lower: number, upper: number): MetricComparison => ({
     metric: 'step_pass_rate', label: 'step pass rate', better: 'higher', pairsOf: 'step-runs', pairs: 4, excluded: 0,
     difference: { estimate: (lower + upper) / 2, lower, upper }, verdict: 'unclear', kind: 'proportion',
-    a: { count: 0, n: 4 }, b: { count: 4, n: 4 }, aOnly: 0, bOnly: 4, p: 0.125, settleMultiple: null, disagreement: null,
+    a: { count: 0, n: 4 }, b: { count: 4, n: 4 }, aOnly: 0, bOnly: 4, p: 0.125, settleMultiple: null,
   });
   const count = (lower: number, upper: number): MetricComparison => ({
     metric: 'dead_calls', label: 'dead calls', better: 'lower', pairsOf: 'passes', pairs: 4, excluded: 0,

@@ -4,7 +4,7 @@ import type { ArmComparison, ComparisonReport } from '../compare.ts';
 import { traceNotes } from '../compare.ts';
 import type { MetricComparison } from '../paired.ts';
 import type { RunSummary } from '../summary.ts';
-import { carriesNothing, countScale, leftOutMetrics, percent, plural, pValue, quantity, signedPoints, signedQuantity } from '../words.ts';
+import { carriesNothing, countScale, leftOutMetrics, percent, plural, pValue, quantity, signedBound, signedPoints, signedQuantity } from '../words.ts';
 import { formatUsd } from '../../models/prices.ts';
 import type { CostComparison } from '../costCompare.ts';
 import { costLine, costTimeTables } from './costTimeTables.ts';
@@ -43,9 +43,8 @@ function metricRow(m: MetricComparison): string[] {
   if (m.kind === 'proportion') {
     const side = (x: { count: number; n: number }): string => `${x.count}/${x.n} ${percent(x.n === 0 ? null : x.count / x.n)}`;
     const d = m.difference;
-    const diff = d === null ? '-' : `${signedPoints(d.estimate)} pts (${signedPoints(d.lower)} to ${signedPoints(d.upper)})`;
-    const verdict = m.disagreement === null ? VERDICT[m.verdict] : `${VERDICT[m.verdict]}: CI and p disagree`;
-    return [m.label, `${m.pairs} ${m.pairsOf}`, side(m.a), side(m.b), diff, m.pairs === 0 ? '-' : pValue(m.p).replace('p = ', ''), verdict];
+    const diff = d === null ? '-' : `${signedPoints(d.estimate)} pts (${signedBound(d.lower)} to ${signedBound(d.upper)})`;
+    return [m.label, `${m.pairs} ${m.pairsOf}`, side(m.a), side(m.b), diff, m.pairs === 0 ? '-' : pValue(m.p).replace('p = ', ''), VERDICT[m.verdict]];
   }
   const { factor, per } = countScale(m);
   const value = (x: number | null): string => (x === null ? '-' : quantity(x * factor, m.unit));
