@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { calibrate } from '../../src/report/calibrate.ts';
+import { CALIBRATE_PASSES, calibrate } from '../../src/report/calibrate.ts';
 import { listTraces } from '../../src/runner/store.ts';
 import { readTraceAll } from '../../src/trace/index.ts';
 
@@ -22,7 +22,7 @@ describe.each(['codex', 'codex-acp'])('%s on three rungs', (agent) => {
     const refused = new Map<string, number>();
     const folder = join(out, 'arms-0');
     const traces = await listTraces(folder);
-    expect(traces).toHaveLength(RUNGS.length * 2 * 5);
+    expect(traces).toHaveLength(RUNGS.length * 2 * CALIBRATE_PASSES);
     for (const path of traces) {
       const { events } = await readTraceAll(join(folder, 'traces', path));
       const start = events[0];

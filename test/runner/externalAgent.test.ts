@@ -5,7 +5,7 @@
 // breaker's refusals must reach the agent on `on` and not on `off`, and every trace is whole.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { calibrate } from '../../src/report/calibrate.ts';
+import { CALIBRATE_PASSES, calibrate } from '../../src/report/calibrate.ts';
 import { readTraceAll } from '../../src/trace/index.ts';
 import { listTraces } from '../../src/runner/store.ts';
 import { removeTempDirs, ROOT, tempDir } from './helpers.ts';
@@ -18,7 +18,7 @@ const AGENT = 'examples/agents/tool-loop.yaml';
 describe('an external agent through the gateways', () => {
   it("shows each rung's declared effect, and the breaker's refusals reach the agent on on only", async () => {
     const out = await tempDir('ladder-external-');
-    const rows = await calibrate({ rungs: RUNGS, cwd: ROOT, agent: AGENT, out, passes: 5, progress: process.stderr });
+    const rows = await calibrate({ rungs: RUNGS, cwd: ROOT, agent: AGENT, out, progress: process.stderr });
     expect(rows.map((r) => [r.rung, r.ok, r.text])).toEqual(rows.map((r) => [r.rung, true, r.text]));
 
     const outcomes = new Map<string, string[]>();
@@ -39,7 +39,7 @@ describe('an external agent through the gateways', () => {
         expect(events.filter((e) => e.type === 'model.response').length).toBe(requests);
       }
     }
-    expect(passes).toBe(30);
+    expect(passes).toBe(RUNGS.length * 2 * CALIBRATE_PASSES);
     expect(outcomes.get('review-dead-browser/on')).toContain('refused');
     expect(outcomes.get('review-dead-browser/off')).not.toContain('refused');
   }, 600_000);
