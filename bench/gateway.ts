@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { serverTransport } from './lane.ts';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -42,15 +42,8 @@ export interface GatewayBenchOptions {
 
 type Path = 'raw' | 'bare' | 'lane' | 'gateway';
 
-async function upstream(): Promise<Transport> {
-  const server = new McpServer({ name: 'bench', version: '1.0.0' });
-  server.registerTool('lookup', { description: 'Looks an item up', inputSchema: { id: z.number() } }, ({ id }) => ({
-    content: [{ type: 'text', text: `item ${id}: a small answer of a few dozen bytes` }],
-  }));
-  const [client, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  return client;
-}
+/** The same in-process upstream the lane's bench calls. */
+const upstream = serverTransport;
 
 /**
  * The floor: what any Streamable HTTP MCP proxy must do, written the way the SDK's own examples

@@ -31,7 +31,8 @@ export interface LaneBenchOptions {
 type Path = 'raw' | 'off' | 'on' | 'untraced' | 'rawDeadline' | 'floor';
 type Call = (id: number) => Promise<unknown>;
 
-async function serverTransport(): Promise<Transport> {
+/** An in-process upstream with one small tool, over the SDK's in-memory pair. */
+export async function serverTransport(): Promise<Transport> {
   const server = new McpServer({ name: 'bench', version: '1.0.0' });
   server.registerTool('lookup', { description: 'Looks an item up', inputSchema: { id: z.number() } }, ({ id }) => ({
     content: [{ type: 'text', text: `item ${id}: a small answer of a few dozen bytes` }],

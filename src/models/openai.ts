@@ -7,6 +7,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
+import { parseToolArguments } from './arguments.ts';
 import { callContext, callProvider, ModelConfigError } from './call.ts';
 import type { AdapterOptions, CallContext } from './call.ts';
 import { FUNCTION_NAME_RULE, ToolNames } from './names.ts';
@@ -135,17 +136,6 @@ function openAIUsage(usage: ChatCompletion['usage']): Usage {
   };
 }
 
-function parseArgs(text: string): { args: Record<string, unknown>; rawArgs?: string } {
-  if (text.trim() === '') return { args: {} };
-  try {
-    const value: unknown = JSON.parse(text);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { args: value as Record<string, unknown> };
-  } catch {
-    // a model wrote broken JSON: keep its text so the conversation can show it back
-  }
-  return { args: {}, rawArgs: text };
-}
-
 function stopReason(finish: string | null | undefined, calls: number, refused: boolean): StopReason {
   if (finish === 'length') return 'max_tokens';
   if (finish === 'content_filter' || refused) return 'refusal';
@@ -202,7 +192,7 @@ export class OpenAIAdapter implements ModelAdapter {
     const choice = res.choices[0]!;
     const prior = request.messages.reduce((n, m) => n + (m.role === 'assistant' ? (m.toolCalls?.length ?? 0) : 0), 0);
     const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).flatMap((c, i) =>
-      c.type === 'function' ? [{ id: c.id || `call_${prior + i}`, name: names.fromWire(c.function.name), ...parseArgs(c.function.arguments ?? '') }] : [],
+      c.type === 'function' ? [{ id: c.id || `call_${prior + i}`, name: names.fromWire(c.function.name), ...parseToolArguments(c.function.arguments ?? '') }] : [],
     );
     for (const c of toolCalls) {
       if (c.rawArgs !== undefined) adaptations.push({ kind: 'arguments', tool: c.name, id: c.id, why: 'arguments were not a JSON object; sent back as {}' });

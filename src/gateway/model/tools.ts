@@ -1,18 +1,10 @@
 // What the three formats share about tools: arguments as text, the call's result naming the
 // tool it answers, and one tool per name.
+import { parseToolArguments } from '../../models/arguments.ts';
 import type { BodyReader } from './check.ts';
 
 /** A call's arguments: a JSON object as `args`, anything else kept as the text the model wrote. */
-export function parseArguments(text: string): { args: Record<string, unknown>; rawArgs?: string } {
-  if (text.trim() === '') return { args: {} };
-  try {
-    const value: unknown = JSON.parse(text);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { args: value as Record<string, unknown> };
-  } catch {
-    // the model wrote broken JSON; the text goes on as it came (ToolCall.rawArgs)
-  }
-  return { args: {}, rawArgs: text };
-}
+export const parseArguments = parseToolArguments;
 
 /** The arguments text a call goes back to the agent with. */
 export function argumentsText(call: { args: Readonly<Record<string, unknown>>; rawArgs?: string }): string {
