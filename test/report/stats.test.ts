@@ -206,6 +206,9 @@ describe('pairedComparison: one method behind p, the interval and the verdict', 
     [5, 15, 40],
     [0, 6, 6],
     [25, 42, 200],
+    // An end far from 0 on the side the pairs went: the other end's search must not start at 0.
+    [40, 0, 50],
+    [0, 40, 50],
   ])('ends where the test stops keeping a difference: %i against %i of %i', (aOnly, bOnly, n) => {
     const d = pairedComparison(aOnly, bOnly, n);
     const kept = (x: number): boolean => pairedTest(aOnly, bOnly, n, x) >= SIGNIFICANCE;
@@ -410,5 +413,7 @@ describe('paired mean difference', () => {
   it('refuses samples of different lengths and reports nothing for none', () => {
     expect(() => pairedMeanDifference([1], [])).toThrow(/differ in length/);
     expect(pairedMeanDifference([], [])).toMatchObject({ pairs: 0, estimate: Number.NaN });
+    // No resample has a figure either: the ends are NaN, as the estimate is.
+    expect(pairedMeanDifference([], [])).toEqual({ pairs: 0, estimate: Number.NaN, lower: Number.NaN, upper: Number.NaN });
   });
 });
