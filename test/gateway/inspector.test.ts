@@ -74,7 +74,7 @@ afterAll(async () => {
 
 const names = (listed: unknown): string[] => (listed as { tools: { name: string }[] }).tools.map((t) => t.name);
 const text = (called: unknown): string => (called as { content: { text: string }[] }).content[0]!.text;
-const TOOLS = ['a__echo', 'a__fail', 'a__crash', 'a__hang', 'harness__refresh_tools'];
+const TOOLS = ['a__echo', 'a__fail', 'a__crash', 'a__hang', 'a__steps', 'harness__refresh_tools'];
 
 describe.each(['stdio', 'http'] as const)('the MCP inspector CLI through ladder gateway over %s', (transport) => {
   const config = () => ['--config', join(dir, `${transport}.json`), '--server', 'ladder'];

@@ -72,7 +72,7 @@ describe('ladder gateway', () => {
     const { url } = await gateway(dir);
     const c = await client(url);
     const tools = await c.listTools();
-    expect(tools.tools.map((t) => t.name)).toEqual(['a__echo', 'a__fail', 'a__crash', 'a__hang', 'b__echo', 'b__fail', 'b__crash', 'b__hang', 'harness__refresh_tools']);
+    expect(tools.tools.map((t) => t.name)).toEqual(['a__echo', 'a__fail', 'a__crash', 'a__hang', 'a__steps', 'b__echo', 'b__fail', 'b__crash', 'b__hang', 'b__steps', 'harness__refresh_tools']);
     const first = await c.callTool({ name: 'a__fail', arguments: { n: 1 } });
     const again = await c.callTool({ name: 'a__fail', arguments: { n: 1 } });
     const other = await c.callTool({ name: 'a__fail', arguments: { n: 2 } });
@@ -136,7 +136,7 @@ describe('ladder gateway', () => {
     expect(textOf(await c.callTool({ name: 'a__echo', arguments: { n: 0 } }))).toBe('a__echo was not called: server a is restarting after its connection closed; its tools stay listed, and the gateway says when it is back in its status.');
     expect(textOf(await c.callTool({ name: 'b__echo', arguments: { n: 1 } }))).toBe('echo {"n":1}');
     const back = await until(() => status(url), (s) => s.upstreams[0]!.restarts === 1);
-    expect(back.upstreams[0]).toMatchObject({ name: 'a', state: 'up', restarts: 1, tools: 4 });
+    expect(back.upstreams[0]).toMatchObject({ name: 'a', state: 'up', restarts: 1, tools: 5 });
     expect(textOf(await c.callTool({ name: 'a__echo', arguments: { n: 2 } }))).toBe('echo {"n":2}');
     expect(readFileSync(join(dir, 'a.pids'), 'utf8').trim().split('\n')).toHaveLength(2);
     // The status shows commands, never the env values given to them.
@@ -181,7 +181,7 @@ describe('ladder gateway', () => {
     expect(big === undefined || big.status === 413).toBe(true);
     // Still serving.
     const c = await client(url);
-    expect((await c.listTools()).tools).toHaveLength(9);
+    expect((await c.listTools()).tools).toHaveLength(11);
   });
 });
 

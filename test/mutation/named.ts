@@ -277,7 +277,7 @@ const MECHANISMS: NamedMutation[] = [
   },
   {
     name: 'list_changed ignored', file: LANE,
-    edits: [{ search: 'onToolListChanged: () => lane && lane.#roster?.markStale(name)', replace: 'onToolListChanged: () => undefined' }],
+    edits: [{ search: 'current.#roster?.markStale(name);\n        current.#options.onToolListChanged', replace: 'current.#options.onToolListChanged' }],
     breaks: 'a server that announces a change is not re-listed', why: 'the model keeps the old tool list for an hour', tests: ['test/lane/roster.test.ts'],
   },
   {
