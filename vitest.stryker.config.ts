@@ -20,7 +20,7 @@ export default defineConfig({
       'test/runner/plan.test.ts', 'test/runner/timing.test.ts', 'test/runner/pass.test.ts',
       'test/runner/passEvents.test.ts', 'test/runner/stepSpecs.test.ts',
       'test/lane/arm.test.ts', 'test/lane/calls.test.ts', 'test/lane/breaker.test.ts', 'test/lane/pipeline.test.ts',
-      'test/agent/limits.test.ts', 'test/agent/loop.test.ts', 'test/agent/rounds.test.ts', 'test/agent/calls.test.ts',
+      'test/runner/passExternal.test.ts', 'test/agent/limits.test.ts', 'test/agent/loop.test.ts', 'test/agent/rounds.test.ts', 'test/agent/calls.test.ts',
       'test/models/prices.test.ts', 'test/runner/costLimit.test.ts', 'test/runner/spend.test.ts', 'test/report/cost.test.ts',
       'test/report/costCompare.test.ts', 'test/models/pace.test.ts', 'test/models/replay.test.ts',
       'test/models/schema.test.ts', 'test/models/adapt.test.ts', 'test/models/names.test.ts',

@@ -35,7 +35,7 @@ export interface ExternalPassInput {
   file: AgentFile;
   lane: StepLane;
   model: ModelAdapter;
-  sampling?: SamplingOptions;
+  sampling?: SamplingOptions | undefined;
   emit: Emit;
   scrubber: Scrubber;
   workspace: string;
@@ -43,7 +43,7 @@ export interface ExternalPassInput {
   scratch: string;
   /** Every step's prompt, in order: a synthetic policy reads its step from them. */
   prompts: readonly string[];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** ms since the pass started, for answeredAt. */
   clock: () => number;
 }

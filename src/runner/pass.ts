@@ -14,7 +14,7 @@ import type { Rung, RungStep } from '../rungs/schema.ts';
 import { Scrubber, TraceWriter } from '../trace/index.ts';
 import type { Emit, Secret } from '../trace/index.ts';
 import type { AgentFactory } from './agents.ts';
-import { ExternalStartError, ExternalSteps } from './external.ts';
+import { ExternalSteps } from './external.ts';
 import { oneshotPrompt } from './oneshot.ts';
 import type { PassId } from './plan.ts';
 import { databasePath, passServers, serverSecrets } from './servers.ts';
@@ -161,19 +161,12 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
   const steps: StepOutcome[] = [];
   // An external agent (--agent) runs each step through the pass's gateways instead of the
   // built-in loop; the steps, checks and trace around it are the same.
-  let external: ExternalSteps | undefined;
-  if (agent.external !== undefined) {
-    try {
-      external = await ExternalSteps.open({
-        file: agent.external, lane, model: agent.model, ...(agent.sampling === undefined ? {} : { sampling: agent.sampling }),
-        emit, scrubber, workspace: folder.workspace, scratch: folder.dir, prompts: specs.map((s) => s.prompt),
-        ...(input.signal === undefined ? {} : { signal: input.signal }), clock: context.clock,
-      });
-    } catch (error) {
-      if (!(error instanceof ExternalStartError)) throw error;
-      return end({ passed: false, interrupted: false, steps: [], error: error.message });
-    }
-  }
+  // A gateway that cannot start throws ExternalStartError: a harness error of the pass, as the runner records any.
+  const external = agent.external === undefined ? undefined : await ExternalSteps.open({
+    file: agent.external, lane, model: agent.model, sampling: agent.sampling,
+    emit, scrubber, workspace: folder.workspace, scratch: folder.dir, prompts: specs.map((s) => s.prompt),
+    signal: input.signal, clock: context.clock,
+  });
   await using _external = external;
   for (const spec of specs) {
     emitStart(emit, spec);

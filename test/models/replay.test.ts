@@ -281,3 +281,22 @@ describe('ReplayModel', () => {
     await expect(model([['0/1', { request: recorded(REQUEST), response: response() }]]).complete(REQUEST, controller.signal)).rejects.toThrow('already');
   });
 });
+
+describe('replaying an external agent (request.at)', () => {
+  // The agent's own preamble differs every pass; only the prompt, the tool results and the gateway's tools are checked.
+  const recordedRequest: ModelRequest = { messages: [user('<env>cwd=/tmp/a</env>'), user('add 2 and 3'), assistant(''), tool('5')], tools: [{ name: 'wb__now', description: '', inputSchema: {} }] };
+  const at = { step: 1, round: 2, gatewayTools: ['wb__now'], prompt: 'add 2 and 3' };
+
+  it('answers by step and round from `at`, ignoring what the agent varies', async () => {
+    const m = model([['1/2', { request: recorded(recordedRequest), response: response() }]]);
+    const now: ModelRequest = { messages: [user('<env>cwd=/tmp/b, a date</env>'), user('add 2 and 3'), assistant(''), tool('5')], tools: [], at };
+    expect((await m.complete(now)).text).toBe('hi');
+  });
+
+  it('diverges, naming what differs, when a tool result the agent sends differs', async () => {
+    const m = model([['1/2', { request: recorded(recordedRequest), response: response() }]]);
+    const error = await failure(m.complete({ messages: [user('add 2 and 3'), assistant(''), tool('six')], tools: [], at }));
+    expect(error.kind).toBe(REPLAY_DIVERGED);
+    expect(error.message).toBe('replay of results/x: r on pass 2 diverged at step 1 round 2: tool result 1 differs: recorded "0", now "six"');
+  });
+});

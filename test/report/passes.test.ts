@@ -252,3 +252,14 @@ describe('damaged passes', () => {
     expect(tally.problems).toEqual(['traces/p.jsonl:1: not JSON; no pass could be read from these lines']);
   });
 });
+
+describe("an external agent's start-up", () => {
+  it("is read from step.end into the step-run when recorded, and absent when not", async () => {
+    const { passes } = await read(lines(
+      passStart(0), stepStart(0, 1), stepEnd(0, 2, 1, { agentStartupMs: 40 }), stepStart(1, 3), stepEnd(1, 4, 1), passEnd(5, { steps: 2 }),
+    ));
+    const steps = passes[0]!.steps;
+    expect(steps[0]!.agentStartupMs).toBe(40);
+    expect('agentStartupMs' in steps[1]!).toBe(false);
+  });
+});
