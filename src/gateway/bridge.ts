@@ -3,11 +3,11 @@
 // (a run's pass gateway, with its token from LADDER_MCP_TOKEN). It applies no mechanism of its
 // own: the gateway behind it does, and records what it did.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { LaneTool } from '../lane/index.ts';
 import { CLIENT_INFO } from '../lane/connections.ts';
+import { httpClientTransport } from '../lane/httpTransport.ts';
 import { ToolsChanged } from './mcp/backend.ts';
 import type { GatewayAnswer, GatewayBackend, GatewayCallAt } from './mcp/backend.ts';
 
@@ -26,7 +26,7 @@ export class Bridge implements GatewayBackend {
   static async connect(url: string, token: string | undefined): Promise<Bridge> {
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     const headers: Record<string, string> = token === undefined ? {} : { Authorization: `Bearer ${token}` };
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+    await client.connect(httpClientTransport(url, headers));
     return new Bridge(client);
   }
 

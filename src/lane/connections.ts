@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema, isJSONRPCErrorResponse, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
 import { describeServer, isHttp, isStdio } from './config.ts';
 import type { ServerConfig } from './config.ts';
+import { httpClientTransport } from './httpTransport.ts';
 import { LADDER_VERSION, PACKAGE_ROOT } from './install.ts';
 
 export const CLIENT_INFO = { name: 'ladder', version: LADDER_VERSION };
@@ -140,11 +140,28 @@ function transportFor(config: ServerConfig): Started {
   if (isHttp(config)) {
     const headers = config.headers ?? {};
     return {
-      transport: new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers } }),
+      transport: httpClientTransport(config.url, headers),
       tail: () => '', stop: nothing,
     };
   }
   return { transport: config.transport, tail: () => '', stop: nothing };
+}
+
+/**
+ * Hands a response to the client one microtask later than it arrived. The SDK runs a
+ * notification's handler a microtask after it arrives, but a response at once, and the response
+ * removes its request's progress handler: a server's last progress notifications, read in the
+ * same chunk as the answer (a fast tool's always are), were dropped as "unknown token" and
+ * never reached the lane's onProgress (the SDK's open issue 2580). Deferred by one microtask,
+ * the response is handled after every notification read before it, in the order they came.
+ */
+function deliverNotificationsFirst(transport: Transport): void {
+  const deliver = transport.onmessage;
+  if (deliver === undefined) return;
+  transport.onmessage = (message, extra) => {
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) queueMicrotask(() => deliver(message, extra));
+    else deliver(message, extra);
+  };
 }
 
 /** Starts (stdio) or reaches (HTTP) one server and initialises it; throws ServerStartError. */
@@ -175,6 +192,7 @@ export async function connectServer(name: string, config: ServerConfig, options:
     throw new ServerStartError(name, where, tail(), error, secret);
   }
   established = true;
+  deliverNotificationsFirst(transport);
   return {
     name,
     client,

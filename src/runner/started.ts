@@ -16,10 +16,10 @@ import { constants } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CLIENT_INFO, reasonOf } from '../lane/connections.ts';
 import { nodeCommand, nodePackage } from '../lane/index.ts';
 import { hasExited, spawnGroup, stopGroup } from '../lane/processGroup.ts';
+import { httpClientTransport } from '../lane/httpTransport.ts';
 import type { Rung, ServerSpec } from '../rungs/schema.ts';
 import { WORKSPACE_TOKEN } from '../trace/index.ts';
 import { portHolder } from './portHolder.ts';
@@ -83,7 +83,7 @@ export async function answersInitialize(url: string, headers: Record<string, str
   const own = new AbortController();
   const abort = () => own.abort(signal?.reason);
   signal?.addEventListener('abort', abort, { once: true });
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  const transport = httpClientTransport(url, headers);
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   try {
     await client.connect(transport, { timeout: Math.max(1, timeoutMs), signal: own.signal });

@@ -157,6 +157,28 @@ describe('ladder gateway', () => {
     expect(seen).toBe('cancelled\n');
   });
 
+  it("passes an upstream's progress on to the client, with the client's token, before the answer", async () => {
+    // Raw Streamable HTTP, to read the stream as sent: the SDK's own client drops a progress
+    // notification that arrives in the same chunk as its answer (docs/gateway.md).
+    const dir = folder();
+    const { url } = await gateway(dir);
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const post = (body: unknown, session?: string) => fetch(url, {
+      method: 'POST', headers: { ...headers, ...(session === undefined ? {} : { 'Mcp-Session-Id': session, 'Mcp-Protocol-Version': '2025-06-18' }) }, body: JSON.stringify(body),
+    });
+    const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const session = init.headers.get('mcp-session-id')!;
+    await init.text();
+    await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text();
+    await (await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, session)).text();
+    const call = await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'a__steps', arguments: {}, _meta: { progressToken: 'mine-7' } } }, session);
+    const messages = (await call.text()).split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)));
+    expect(messages).toEqual([
+      ...[1, 2, 3].map((i) => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'mine-7', progress: i, total: 3, message: `step ${i}` } })),
+      { jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: 'three steps done' }] } },
+    ]);
+  });
+
   it('answers a call past the in-flight limit with a JSON-RPC error and keeps serving', async () => {
     const dir = folder();
     const { url } = await startGatewayWithLimit(dir);
