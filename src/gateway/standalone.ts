@@ -10,7 +10,8 @@ import { describeServer, Lane, ServerStartError } from '../lane/index.ts';
 import type { Clock } from '../reliability/index.ts';
 import type { Emit, TraceEventInput } from '../trace/index.ts';
 import { ToolsChanged } from './mcp/backend.ts';
-import type { GatewayAnswer, GatewayBackend, GatewayCallAt, GatewayProgress } from './mcp/backend.ts';
+import type { GatewayAnswer, GatewayBackend, GatewayCallAt, GatewayProgress, ResourcesAndPrompts, UpstreamNotification } from './mcp/backend.ts';
+import { PassThrough } from './passThrough.ts';
 import type { GatewayStatus, UpstreamStatus } from './status.ts';
 import { UpstreamStats } from './status.ts';
 import { formatTurnPolicy, TurnClock } from './turns.ts';
@@ -66,6 +67,9 @@ export class StandaloneGateway implements GatewayBackend {
   readonly #changed = new ToolsChanged();
   readonly #stats = new Map<string, UpstreamStats>();
   readonly #progress = new Map<string, (p: GatewayProgress) => void>();
+  readonly #notified = new Set<(notification: UpstreamNotification) => void>();
+  /** Resources and prompts, passed through: what the upstreams that started declared. */
+  resourcesAndPrompts: ResourcesAndPrompts | undefined;
   readonly #startedAt = new Date().toISOString();
   #lane: Lane | undefined;
   #supervisor: Supervisor | undefined;
@@ -102,7 +106,19 @@ export class StandaloneGateway implements GatewayBackend {
       onServerClosed: (name) => gateway.#supervisor?.down(name, 'its connection closed'),
       // A server's new list reaches the client now, not at the next boundary.
       onToolListChanged: () => void gateway.#openTurn().catch(() => undefined),
+      onServerNotification: (_server, notification) => {
+        for (const listener of gateway.#notified) listener(notification);
+      },
     });
+    const upstream = new PassThrough(gateway.#lane);
+    gateway.resourcesAndPrompts = {
+      offer: upstream.offer(),
+      upstream,
+      onNotification: (listener) => {
+        gateway.#notified.add(listener);
+        return () => gateway.#notified.delete(listener);
+      },
+    };
     for (const error of gateway.#lane.startErrors) gateway.#supervisor.down(error.server, error.message);
     return gateway;
   }

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Notification } from '@modelcontextprotocol/sdk/types.js';
 import { ToolListChangedNotificationSchema, isJSONRPCErrorResponse, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
 import { describeServer, isHttp, isStdio } from './config.ts';
 import type { ServerConfig } from './config.ts';
@@ -72,6 +73,8 @@ export interface ConnectOptions {
   onToolListChanged: () => void;
   /** Called when an established connection closes without close() (the process exited, the session dropped). */
   onClosed?: () => void;
+  /** Every other notification the server sends (resources/updated, resources and prompts list_changed, ...). */
+  onNotification?: (notification: Notification) => void;
 }
 
 /**
@@ -172,6 +175,7 @@ export async function connectServer(name: string, config: ServerConfig, options:
   const { transport, tail, stop } = transportFor(config);
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolListChanged());
+  client.fallbackNotificationHandler = async (notification) => options.onNotification?.(notification);
   let established = false;
   let closing = false;
   const closed = new Promise<void>((resolve) => (client.onclose = () => {

@@ -2,8 +2,9 @@
 // tool list, makes every call through the mechanisms its arm enables, and emits one trace
 // event per listing and per call (docs/lane.md).
 import { hash } from 'node:crypto';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Notification, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   RepeatGuard, RosterCache, ServerCircuits, TurnBreaker, callKey, HARNESS_SERVER, REFRESH_TOOL, SEPARATOR,
 } from '../reliability/index.ts';
@@ -150,6 +151,10 @@ export class Lane {
         current.#roster?.markStale(name);
         current.#options.onToolListChanged?.(name);
       },
+      onNotification: (notification: Notification) => {
+        const current = lane();
+        if (current !== undefined) current.#options.onServerNotification?.(name, notification);
+      },
       onClosed: () => {
         const current = lane();
         if (current === undefined || current.#closed || current.#options.onServerClosed === undefined) return;
@@ -164,6 +169,14 @@ export class Lane {
   /** The configured servers, in the configuration's order. */
   get servers(): readonly string[] {
     return this.#servers;
+  }
+
+  /**
+   * The MCP client of a server now connected, for what the lane does not mediate (the gateway's
+   * resources and prompts); undefined while it is down. Tool calls go through call().
+   */
+  clientOf(server: string): Client | undefined {
+    return this.#connections.get(server)?.client;
   }
 
   /** The server's circuit (`closed`, `open`, `half_open`), or undefined on an arm without one. */

@@ -62,6 +62,8 @@ export interface LaneOptions {
   onServerClosed?: (server: string) => void;
   /** A server said its tool list changed (the next turn re-lists it); `ladder gateway` re-lists at once. */
   onToolListChanged?: (server: string) => void;
+  /** Any other notification a server sent (`ladder gateway` forwards resource and prompt ones). */
+  onServerNotification?: (server: string, notification: { method: string; params?: Record<string, unknown> }) => void;
 }
 
 export interface LaneTool {

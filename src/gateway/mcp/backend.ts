@@ -2,6 +2,7 @@
 // lane behind the step the runner has open (step.ts); in `ladder gateway` it is a long-lived
 // lane whose turns a policy draws on the wire. The front (server.ts) knows nothing of either.
 import type { LaneTool } from '../../lane/index.ts';
+import type { PassThrough, PassThroughOffer } from '../passThrough.ts';
 import type { Outcome } from '../../trace/index.ts';
 
 export interface GatewayProgress {
@@ -34,6 +35,20 @@ export interface GatewayBackend {
   call(name: string, args: Record<string, unknown> | undefined, at: GatewayCallAt): Promise<GatewayAnswer>;
   /** Called when the tool list changed; the front sends notifications/tools/list_changed. Returns an unsubscribe. */
   onToolsChanged(listener: () => void): () => void;
+  /** Resources and prompts, passed through (`ladder gateway`); a pass's gateway serves tools only. */
+  resourcesAndPrompts?: ResourcesAndPrompts;
+}
+
+export interface ResourcesAndPrompts {
+  readonly offer: PassThroughOffer;
+  readonly upstream: PassThrough;
+  /** The upstreams' resource and prompt notifications; returns an unsubscribe. */
+  onNotification(listener: (notification: UpstreamNotification) => void): () => void;
+}
+
+export interface UpstreamNotification {
+  method: string;
+  params?: Record<string, unknown>;
 }
 
 /** A tiny listener set, for backends. */

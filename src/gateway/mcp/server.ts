@@ -1,8 +1,8 @@
 // One MCP server over a gateway backend: tools/list (paged), tools/call (progress and
 // cancellation forwarded), and notifications/tools/list_changed when the backend's list
-// changes. Resources and prompts are not offered: the gateway declares only the tools
-// capability, so a client does not ask, and one that asks anyway gets the SDK's one-line
-// "Method not found" (docs/gateway.md says why: the reliability layer is about tool calls).
+// changes. Resources and prompts are passed through when the backend has them and an upstream
+// offers them (`ladder gateway`, passThroughHandlers.ts); otherwise they are not declared, and a
+// client that asks anyway gets the SDK's one-line "Method not found".
 // Logging is declared so that logging/setLevel, which clients such as the inspector and the
 // conformance suite send whatever the capabilities say, is accepted rather than refused (the
 // SDK's Server keeps the level per session); the gateway forwards no upstream log messages.
@@ -11,6 +11,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { LADDER_VERSION } from '../../lane/index.ts';
 import type { GatewayBackend } from './backend.ts';
+import { addPassThrough, passThroughCapabilities } from './passThroughHandlers.ts';
 
 /**
  * Tools per tools/list page. Clients follow nextCursor (the SDK's, Codex's and the inspector's
@@ -36,7 +37,7 @@ export interface GatewayServerOptions {
 export function gatewayServer(options: GatewayServerOptions): Server {
   const { backend } = options;
   const server = new Server(GATEWAY_INFO, {
-    capabilities: { tools: { listChanged: true }, logging: {} },
+    capabilities: { tools: { listChanged: true }, logging: {}, ...passThroughCapabilities(backend.resourcesAndPrompts) },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
   server.setRequestHandler(ListToolsRequestSchema, async (request, extra): Promise<ListToolsResult> => {
@@ -64,9 +65,11 @@ export function gatewayServer(options: GatewayServerOptions): Server {
     // Only a connected session can be told; one still initialising lists afresh anyway.
     if (server.transport !== undefined) void server.sendToolListChanged().catch(() => undefined);
   });
+  const leave = backend.resourcesAndPrompts === undefined ? undefined : addPassThrough(server, backend.resourcesAndPrompts);
   const close = server.onclose;
   server.onclose = () => {
     unsubscribe();
+    leave?.();
     close?.();
   };
   return server;

@@ -1,0 +1,63 @@
+// The front's resources and prompts (src/gateway/passThrough.ts says what the gateway does with
+// them): the capabilities it declares, the request handlers, and the notifications a session
+// is sent. A session is told of an updated resource only if it subscribed to it, and its
+// subscriptions are left when it closes, so the upstream keeps one per URI that anyone holds.
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import {
+  GetPromptRequestSchema, ListPromptsRequestSchema, ListResourceTemplatesRequestSchema, ListResourcesRequestSchema,
+  ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ResourcesAndPrompts } from './backend.ts';
+
+/** The capabilities to declare beside tools: only what an upstream offers. */
+export function passThroughCapabilities(rp: ResourcesAndPrompts | undefined): ServerCapabilities {
+  if (rp === undefined) return {};
+  return {
+    ...(rp.offer.resources ? { resources: { listChanged: true, ...(rp.offer.subscribe ? { subscribe: true } : {}) } } : {}),
+    ...(rp.offer.prompts ? { prompts: { listChanged: true } } : {}),
+  };
+}
+
+/** Sets the handlers on a session's server; returns what to call when the session closes. */
+export function addPassThrough(server: Server, rp: ResourcesAndPrompts): () => void {
+  const { upstream, offer } = rp;
+  const subscribed = new Set<string>();
+  if (offer.resources) {
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await upstream.listResources() }));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: await upstream.listResourceTemplates() }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => upstream.readResource(request.params.uri));
+  }
+  if (offer.subscribe) {
+    server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+      const { uri } = request.params;
+      if (!subscribed.has(uri)) await upstream.subscribe(uri);
+      subscribed.add(uri);
+      return {};
+    });
+    server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+      const { uri } = request.params;
+      if (subscribed.delete(uri)) await upstream.unsubscribe(uri);
+      return {};
+    });
+  }
+  if (offer.prompts) {
+    server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: await upstream.listPrompts() }));
+    server.setRequestHandler(GetPromptRequestSchema, async (request) => upstream.getPrompt(request.params.name, request.params.arguments));
+  }
+  const stop = rp.onNotification((notification) => {
+    // Only a connected session can be told.
+    if (server.transport === undefined) return;
+    const send = notification.method === 'notifications/resources/updated' && subscribed.has(String(notification.params?.uri))
+      ? server.sendResourceUpdated({ uri: String(notification.params!.uri) })
+      : notification.method === 'notifications/resources/list_changed' && offer.resources ? server.sendResourceListChanged()
+      : notification.method === 'notifications/prompts/list_changed' && offer.prompts ? server.sendPromptListChanged()
+      : undefined;
+    void send?.catch(() => undefined);
+  });
+  return () => {
+    stop();
+    for (const uri of subscribed) void upstream.unsubscribe(uri).catch(() => undefined);
+    subscribed.clear();
+  };
+}
