@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Notification } from '@modelcontextprotocol/sdk/types.js';
 import { ToolListChangedNotificationSchema, isJSONRPCErrorResponse, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
@@ -150,6 +151,12 @@ function transportFor(config: ServerConfig): Started {
   return { transport: config.transport, tail: () => '', stop: nothing };
 }
 
+/** A request failed because the server is gone or no longer knows the session (not an answer it gave). */
+function sessionLost(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError) return error.code === 404;
+  return error instanceof TypeError && error.message === 'fetch failed';
+}
+
 /**
  * Hands a response to the client one microtask later than it arrived. The SDK runs a
  * notification's handler a microtask after it arrives, but a response at once, and the response
@@ -178,10 +185,22 @@ export async function connectServer(name: string, config: ServerConfig, options:
   client.fallbackNotificationHandler = async (notification) => options.onNotification?.(notification);
   let established = false;
   let closing = false;
+  let lost = false;
   const closed = new Promise<void>((resolve) => (client.onclose = () => {
     resolve();
-    if (established && !closing) options.onClosed?.();
+    if (established && !closing && !lost) options.onClosed?.();
   }));
+  // An HTTP server that drops does not close the SDK's client: every request fails instead.
+  // Its session is lost when the server is unreachable, or answers 404 to the session's id,
+  // when the MCP spec (Streamable HTTP, "Session Management") says the client MUST start a new
+  // session: both are told as a close, once, so the gateway connects again.
+  if (isHttp(config)) {
+    client.onerror = (error) => {
+      if (!established || closing || lost || !sessionLost(error)) return;
+      lost = true;
+      options.onClosed?.();
+    };
+  }
   try {
     await client.connect(transport, { timeout: options.timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   } catch (error) {
