@@ -14,7 +14,9 @@
 // - the gateway's resident memory (VmRSS of its process, /proc) grows under 20 MB from the
 //   first to the last thousand calls, after a warm-up of 1,000 calls per side that is not
 //   counted: a fresh Node process sizes its heap over its first thousand calls, and the bare
-//   proxy grows as much then (18 to 20 MB here), which is start-up, not a leak. Beside it, the
+//   proxy grows as much then (18 to 20 MB here), which is start-up, not a leak. Even warm, a
+//   bare SDK proxy's RSS can move more than 20 MB (24.6 MB in one run): the bare proxy is the
+//   floor, and growth past 20 MB fails only when the gateway grew more than it. Beside it, the
 //   exact measure: the live heap after a full collection (the children run with --trace-gc),
 //   which holds only what is still reachable, its lowest in the second half of the calls under
 //   5 MB above its lowest in the first;
@@ -371,7 +373,8 @@ export async function benchGatewaySoak(options: GatewaySoakOptions = {}): Promis
       g.wrong > 0 ? `${g.wrong} wrong answers` : '',
       g.timeoutsNotHang > 0 ? `${g.timeoutsNotHang} calls that do not hang ended by the client's timeout` : '',
       g.hangsCancelled + g.cutByCrash < g.hangsReceived ? 'a hang whose cancellation never reached its upstream' : '',
-      lastMb - firstMb >= 20 ? `RSS grew ${r1(lastMb - firstMb)} MB (the bare proxy's: ${r1(bareGrowthMb)} MB)` : '',
+      // The bare proxy is the floor: when it grows past 20 MB in the same run, so may the gateway.
+      lastMb - firstMb >= 20 && lastMb - firstMb > bareGrowthMb ? `RSS grew ${r1(lastMb - firstMb)} MB (the bare proxy's: ${r1(bareGrowthMb)} MB)` : '',
       Number.isNaN(heapGrowth(gateway)) ? `a half of the calls saw no full collection (${gateway.heap.length} in all): the live heap was not measured` : '',
       heapGrowth(gateway) >= HEAP_GROWTH_LIMIT_MB ? `the live heap after full collections grew ${r1(heapGrowth(gateway))} MB over ${gateway.heap.length} of them` : '',
       orphans > 0 ? `${orphans} processes left: ${ps.join(' | ')}` : '',
