@@ -805,6 +805,31 @@ const NEW_MODULES: NamedMutation[] = [
     edits: [{ search: "  const shared = key === 'allOf'", replace: "  const shared = key !== ''" }],
     breaks: 'a flattened anyOf requires fields only one variant needs', why: 'the model must fill in fields of every alternative, or the provider refuses the call', tests: ['test/models/schema.test.ts'],
   },
+  {
+    name: 'an answer handled before the progress read with it', file: 'src/lane/connections.ts',
+    edits: [{ search: '  deliverNotificationsFirst(transport);\n', replace: '' }],
+    breaks: "a fast tool's progress is dropped as an unknown token", why: 'the deadline is not reset by it and the client of the gateway never sees it', tests: ['test/lane/stdio.test.ts'],
+  },
+  {
+    name: "an HTTP server's lost session not read as a close", file: 'src/lane/connections.ts',
+    edits: [{ search: 'if (error instanceof StreamableHTTPError) return error.code === 404;\n  return error instanceof TypeError', replace: 'if (error instanceof StreamableHTTPError) return false;\n  return false && error instanceof TypeError' }],
+    breaks: 'the gateway never connects again to an HTTP server that dropped', why: 'every call to it fails until the gateway is restarted by hand', tests: ['test/gateway/httpUpstream.test.ts'],
+  },
+  {
+    name: "every HTTP request listening on the transport's one signal", file: 'src/lane/httpTransport.ts',
+    edits: [{ search: 'signal: AbortSignal.any([init.signal])', replace: 'signal: init.signal' }],
+    breaks: 'a busy HTTP client holds a listener per request until garbage collection', why: 'a long-lived gateway prints a MaxListenersExceededWarning per request past 1,500', tests: ['test/lane/httpTransport.test.ts'],
+  },
+  {
+    name: 'a resource subscribed upstream once per session', file: 'src/gateway/passThrough.ts',
+    edits: [{ search: 'if (count === 0) await this.#resourceClient(uri).subscribeResource({ uri });', replace: 'await this.#resourceClient(uri).subscribeResource({ uri });' }],
+    breaks: 'a second session subscribing to a URI subscribes the upstream again', why: 'and the first session to leave unsubscribes it for all', tests: ['test/gateway/passThrough.test.ts'],
+  },
+  {
+    name: 'an updated resource sent to every session', file: 'src/gateway/mcp/passThroughHandlers.ts',
+    edits: [{ search: "'notifications/resources/updated' && subscribed.has(String(notification.params?.uri))", replace: "'notifications/resources/updated'" }],
+    breaks: 'a session hears of updates to resources it never subscribed to', why: 'subscriptions would mean nothing', tests: ['test/gateway/passThrough.test.ts'],
+  },
 ];
 
 export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP, ...MECHANISMS, ...NUMBERS, ...PIPELINE, ...BEYOND_SYNTAX, ...NEW_MODULES];
