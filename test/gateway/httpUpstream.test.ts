@@ -15,7 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway } from '../../src/gateway/serve.ts';
-import type { GatewayStatus } from '../../src/gateway/status.ts';
+import { status, textOf, until } from '../helpers/gateway.ts';
 
 const EVERYTHING = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 const open: { close(): Promise<void> }[] = [];
@@ -60,20 +60,8 @@ async function stop(child: ChildProcess): Promise<void> {
   await gone;
 }
 
-async function status(url: string): Promise<GatewayStatus> {
-  return (await (await fetch(new URL('/status', url))).json()) as GatewayStatus;
-}
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
-const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string => (result.content as { text: string }[])[0]!.text;
 
 describe('ladder gateway: an HTTP upstream', () => {
   it('that drops is answered "restarting", connected again when it is back, and called as before', async () => {
@@ -99,7 +87,7 @@ describe('ladder gateway: an HTTP upstream', () => {
     expect((await status(url)).upstreams[0]).toMatchObject({ name: 'e', state: 'restarting' });
 
     upstream = await everythingOn(port);
-    const back = await until(() => status(url), (s) => s.upstreams[0]!.state === 'up');
+    const back = await until(() => status(url), (s) => s.upstreams[0]!.state === 'up', 20_000);
     expect(back.upstreams[0]).toMatchObject({ name: 'e', state: 'up', restarts: 1 });
     expect(textOf(await c.callTool({ name: 'e__echo', arguments: { message: 'after' } }))).toBe('Echo: after');
   });

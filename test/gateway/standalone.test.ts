@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway } from '../../src/gateway/serve.ts';
 import { abortableSleep } from '../../src/gateway/standalone.ts';
 import type { RunningGateway } from '../../src/gateway/serve.ts';
-import type { GatewayStatus } from '../../src/gateway/status.ts';
+import { status, textOf, until } from '../helpers/gateway.ts';
 
 const CRASHY = fileURLToPath(new URL('../fixtures/crashy-server.mjs', import.meta.url));
 const open: { close(): Promise<void> }[] = [];
@@ -51,20 +51,8 @@ async function client(url: string): Promise<Client> {
   return c;
 }
 
-const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string => (result.content as { text: string }[])[0]!.text;
 
-async function status(url: string): Promise<GatewayStatus> {
-  return (await (await fetch(new URL('/status', url))).json()) as GatewayStatus;
-}
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('ladder gateway', () => {
   it('refuses an identical failed call within a turn and sends it again after a tools/list begins the next', async () => {

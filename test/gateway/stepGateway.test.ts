@@ -14,6 +14,7 @@ import { NO_STEP_TEXT, StepGateway } from '../../src/gateway/mcp/step.ts';
 import { Lane } from '../../src/lane/index.ts';
 import { MemoryTrace } from '../../src/trace/index.ts';
 import { ScriptedServer, dead, text } from '../lane/scripted.ts';
+import { textOf } from '../helpers/gateway.ts';
 
 const TOKEN = 'pass-token-0123456789';
 const open: { close(): Promise<void> }[] = [];
@@ -38,7 +39,6 @@ async function agentClient(http: GatewayHttp, token = TOKEN): Promise<Client> {
   return client;
 }
 
-const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string => (result.content as { text: string }[])[0]!.text;
 
 describe('the MCP gateway of a pass', () => {
   it('refuses a failed call again within a step and sends it again in the next step', async () => {
