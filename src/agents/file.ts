@@ -43,6 +43,13 @@ export const agentFileSchema = z.strictObject({
   answer: answerSchema.optional(),
   /** One line shown when the command is not installed: how to install it. */
   install: z.string().min(1).optional(),
+  /**
+   * The npm package and exact version a shipped recipe is pinned to (`@openai/codex@0.171.0`):
+   * what `ladder agents install NAME` puts in the per-user agent cache, and the version a run expects.
+   */
+  package: z.string().regex(/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*@\d+\.\d+\.\d+([-+][\w.-]+)?$/, 'expected an npm package pinned to an exact version, such as @openai/codex@0.171.0').optional(),
+  /** How to ask the agent for its version at the start of a run: the arguments, and the version is the first x.y.z it prints. */
+  version: z.strictObject({ args: z.array(z.string()).min(1, 'expected the arguments that make the agent print its version, such as [--version]') }).optional(),
   /** acp only: a session mode to set after session/new. */
   mode: z.string().min(1).optional(),
   /** acp only: how permission requests are answered; allow (the default) allows within the workspace. */

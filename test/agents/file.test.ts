@@ -136,7 +136,8 @@ describe('--agent NAME', () => {
     for (const name of recipeNames()) {
       const agent = await loadAgentFile(name);
       expect(agent.name, name).toBe(name);
-      expect(agent.install, `${name} says how to install it`).toMatch(/^npm i -g \S+@\d+\.\d+\.\d+/);
+      expect(agent.install, `${name} says how to install it`).toBe(`npx ladder agents install ${name}`);
+      expect(agent.package, `${name} is pinned to an exact version`).toMatch(/^\S+@\d+\.\d+\.\d+$/);
     }
   });
 });
