@@ -24,4 +24,28 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 export PATH="$PWD/$CACHE/node_modules/.bin:$PATH"
+
+# ---- The SDK examples (test/agents-real/sdk.test.ts) -------------------------------------------
+# examples/agents/openai-agents and examples/agents/langchain are npm packages of their own, each
+# with its committed lockfile, installed into its own folder as a user would. `npm ci` deletes
+# node_modules first, so it runs only when what is installed differs from the lockfile.
+# (openai 7 declares Node 22; npm warns EBADENGINE on Node 20, where it runs.)
+locked() {
+  node -e '
+    const { existsSync, readFileSync } = require("node:fs");
+    const dir = process.argv[1];
+    const lock = JSON.parse(readFileSync(`${dir}/package-lock.json`, "utf8")).packages;
+    for (const [path, entry] of Object.entries(lock)) {
+      if (path === "") continue;
+      const file = `${dir}/${path}/package.json`;
+      if (!existsSync(file) ? !entry.optional : JSON.parse(readFileSync(file, "utf8")).version !== entry.version) process.exit(1);
+    }' "$1"
+}
+for example in examples/agents/openai-agents examples/agents/langchain; do
+  if ! locked "$example"; then
+    echo "== npm ci --prefix $example"
+    npm ci --prefix "$example" --no-audit --no-fund
+  fi
+done
+
 exec npx vitest run --config vitest.agents.config.ts "$@"
