@@ -11,8 +11,11 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CALIBRATE_PASSES, calibrate } from '../../src/report/calibrate.ts';
+import { prepareRun } from '../../src/runner/prepare.ts';
+import { executeRun } from '../../src/runner/run.ts';
 import { listTraces } from '../../src/runner/store.ts';
 import { readTraceAll } from '../../src/trace/index.ts';
+import { errorReply, FakeProvider } from '../models/fakeServer.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RUNGS = ['rungs/review-dead-browser.yaml', 'rungs/config-from-catalog.yaml', 'rungs/fails-twice-then-works.yaml'];
@@ -44,6 +47,7 @@ describe.each(EXAMPLES)('the $name example on three rungs', ({ name, probe, vers
     expect(rows.map((r) => `${r.rung}: ${r.ok ? 'ok' : 'NOT THERE'} (${r.text})`)).toEqual(rows.map((r) => `${r.rung}: ok (${r.text})`));
     const refused = new Map<string, number>();
     const endsOnOn: string[] = [];
+    const silent: string[] = [];
     const traceFolder = join(out, 'arms-0');
     const traces = await listTraces(traceFolder);
     expect(traces).toHaveLength(RUNGS.length * 2 * CALIBRATE_PASSES);
@@ -56,15 +60,40 @@ describe.each(EXAMPLES)('the $name example on three rungs', ({ name, probe, vers
       const key = `${start.rung}/${start.arm}`;
       refused.set(key, (refused.get(key) ?? 0) + events.filter((e) => e.type === 'tool.call' && e.outcome === 'refused').length);
       const requests = events.filter((e) => e.type === 'model.request').length;
-      expect(requests).toBeGreaterThan(0);
+      const ends = events.flatMap((e) => (e.type === 'step.end' ? [`${key}#${start.pass} step ${e.step}: ${e.reason}`] : []));
+      if (requests === 0) silent.push(`${ends.join(', ')} (no model request)`);
       expect(events.filter((e) => e.type === 'model.response').length).toBe(requests);
-      if (start.arm === 'on') {
-        for (const e of events) if (e.type === 'step.end') endsOnOn.push(`${key}#${start.pass} step ${e.step}: ${e.reason}`);
-      }
+      if (start.arm === 'on') endsOnOn.push(...ends);
     }
+    expect(silent).toEqual([]);
     expect(endsOnOn.length).toBeGreaterThanOrEqual(RUNGS.length * CALIBRATE_PASSES);
     expect(endsOnOn.filter((line) => !line.endsWith(': answered'))).toEqual([]);
     expect(refused.get('review-dead-browser/on')).toBeGreaterThan(0);
     expect(refused.get('review-dead-browser/off')).toBe(0);
   }, 900_000);
+
+  // Behind the gateway Ladder's adapter retries the provider with back-off (4 attempts); the
+  // example's client must not retry the gateway's 503 on top, or every retry is one more round.
+  it("sends each model request once when the provider keeps failing: Ladder's retries, not the client's", async () => {
+    const fake = await FakeProvider.start({ strict: 'openai' });
+    try {
+      fake.reply(...Array.from({ length: 40 }, () => errorReply('openai', 503, 'The engine is currently overloaded, please try again later')));
+      const out = join(OUT, `retries-${name}-${Date.now()}`);
+      const prepared = await prepareRun({
+        rungs: ['rungs/fails-twice-then-works.yaml'], model: 'openai:gpt-4o-mini', baseUrl: `${fake.url}/v1`, arms: ['on'], passes: 1, concurrency: 1, agent, out,
+      }, { cwd: ROOT, env: { OPENAI_API_KEY: 'sk-test' } });
+      await executeRun(prepared, { progress: process.stderr });
+      const [path, ...others] = await listTraces(out);
+      expect(others).toEqual([]);
+      const { events } = await readTraceAll(join(out, 'traces', path!));
+      const ends = events.flatMap((e) => (e.type === 'step.end' ? [e.reason] : []));
+      expect(ends.length).toBeGreaterThan(0);
+      expect(ends.every((reason) => reason === 'errored')).toBe(true);
+      const requests = events.filter((e) => e.type === 'model.request');
+      expect(requests.map((e) => e.step)).toEqual(ends.map((_, step) => step));
+      expect(fake.seen.filter((s) => s.path === '/v1/chat/completions')).toHaveLength(4 * requests.length);
+    } finally {
+      await fake.close();
+    }
+  }, 300_000);
 });
