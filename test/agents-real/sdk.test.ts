@@ -27,7 +27,7 @@ const EXAMPLES = [
   { name: 'langchain', probe: '@langchain/openai', version: '1.5.8' },
 ];
 
-describe.each(EXAMPLES)('the $name example on three rungs', ({ name, probe, version }) => {
+for (const { name, probe, version } of EXAMPLES) describe(`the ${name} example on three rungs`, () => {
   const folder = join(ROOT, 'examples/agents', name);
   const agent = join(folder, 'agent.yaml');
 
