@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { hasExited, spawnGroup, stopGroup } from '../lane/processGroup.ts';
 import type { AgentAnswer } from './file.ts';
-import { commandName, exitLine, seconds, stderrNotes, stderrTail, Tail } from './faults.ts';
+import { commandName, exitLine, loopGuardLine, seconds, stderrNotes, stderrTail, Tail } from './faults.ts';
 import { placeholdersIn } from './placeholders.ts';
 import type { AgentSession, AgentStepResult, PreparedAgent, StepOptions } from './session.ts';
 
@@ -92,6 +92,9 @@ export function execSession(agent: PreparedAgent): AgentSession {
     const base = { notes, ...(startupMs !== undefined ? { startupMs } : {}) };
     if (stopped !== undefined) return { answer: '', failure: stopped, timedOut: true, ...base };
     if (end.error !== undefined) return { answer: '', failure: `${name} could not be started (${end.error.message})`, timedOut: false, ...base };
+    // Its own loop guard, whatever its exit code: the agent decided to stop, it did not crash.
+    const guard = loopGuardLine(file, errText, stdout.text());
+    if (guard !== undefined) return { answer: '', stoppedItself: guard, timedOut: false, ...base };
     const failed = exitLine(file, agent.command, end.code, end.signal, errText);
     if (failed !== undefined) return { answer: '', failure: failed, timedOut: false, ...base };
     const answer = readAnswer(stdout.text(), file.answer, name);

@@ -88,6 +88,21 @@ export function exitLine(file: AgentFile, command: string, code: number | null, 
   return `${name} exited with code ${code}${said}`;
 }
 
+/** The loop-guard message is one line of the agent's; past this it is cut, like a note. */
+const GUARD_CHARS = 300;
+
+/**
+ * The agent's own loop-guard message, when the agent file declares one (`loopGuard.pattern`) and
+ * a line of its stderr or stdout matches it: the first such line, trimmed. Undefined otherwise.
+ */
+export function loopGuardLine(file: AgentFile, stderr: string, stdout: string): string | undefined {
+  if (file.loopGuard === undefined) return undefined;
+  const pattern = new RegExp(file.loopGuard.pattern);
+  const line = [...lines(stderr), ...lines(stdout)].find((l) => !GUARD_LINE.test(l) && pattern.test(l));
+  if (line === undefined) return undefined;
+  return line.length > GUARD_CHARS ? `${line.slice(0, GUARD_CHARS)}…` : line;
+}
+
 /** "30 s", "1.5 s": a time limit as the failure line says it. */
 export function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`;

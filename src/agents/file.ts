@@ -56,6 +56,12 @@ export const agentFileSchema = z.strictObject({
   permissions: z.enum(['allow', 'deny']).optional(),
   /** What the agent brings of its own (shell, file tools) and whether the recipe switches it off; shown, not used. */
   ownTools: z.string().optional(),
+  /**
+   * exec only: the agent's own loop guard, which it may not let anyone switch off (Qwen Code
+   * exits 1 on repeated identical calls). A line of its stderr or stdout that matches `pattern`
+   * (a regular expression) ends the step `agent_stopped`, with that line as the agent's message.
+   */
+  loopGuard: z.strictObject({ pattern: z.string().min(1, "expected a regular expression for the agent's loop-guard message") }).optional(),
 });
 
 type Parsed = z.infer<typeof agentFileSchema>;
@@ -106,6 +112,16 @@ function meaningProblems(agent: Parsed, data: Record<string, unknown>): SchemaPr
   }
   if (agent.kind === 'acp' && data.answer !== undefined) {
     out.push({ path: ['answer'], text: 'only an exec agent\'s stdout is read for an answer; an acp agent\'s answer is the text of its agent messages: remove this field' });
+  }
+  if (agent.loopGuard !== undefined) {
+    try {
+      new RegExp(agent.loopGuard.pattern);
+    } catch (error) {
+      out.push({ path: ['loopGuard', 'pattern'], text: `not a regular expression (${(error as Error).message}); write the start of the agent's loop-guard message, with \\ before any of . * + ? ( ) [ ] { } | ^ $` });
+    }
+    if (agent.kind === 'acp') {
+      out.push({ path: ['loopGuard'], text: "only for an exec agent (its stderr and stdout are read for the message); an acp agent's turn ends with its own stop reason: remove this field" });
+    }
   }
   if (agent.kind === 'exec') {
     for (const field of ['mode', 'permissions'] as const) {

@@ -15,6 +15,11 @@ export interface AgentStepResult {
   answer: string;
   /** the agent's own failure, one line (not installed + how to install, exit code + stderr tail, killed by signal, printed nothing); absent when it answered */
   failure?: string;
+  /**
+   * The agent's own loop guard ended its run (the agent file's `loopGuard` matched): its message,
+   * one line. The agent stopped itself; `failure` is then absent.
+   */
+  stoppedItself?: string;
   /** The step's time limit passed, or its signal aborted, before the agent answered (`failure` says which). */
   timedOut: boolean;
   /** ms from spawn to first byte of output or the ACP initialize answer, when known */

@@ -143,7 +143,7 @@ export function passK(groups: { c: number; n: number }[]): PassK[] {
  * `groups` are the (c, n) per rung behind pass@k.
  */
 export function metrics(runs: StepRun[], passes: PassRecord[] | null, groups: { c: number; n: number }[], pricing?: Pricing): Metrics {
-  const reasons: Record<StepEndReason, number> = { answered: 0, ceiling: 0, time_limit: 0, errored: 0, agent_failed: 0 };
+  const reasons: Record<StepEndReason, number> = { answered: 0, ceiling: 0, time_limit: 0, errored: 0, agent_failed: 0, agent_stopped: 0 };
   const outcomes = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   const tools = new Map<string, { calls: number; deadCalls: number; det: Repeats; nondet: Repeats }>();
   const det = noRepeats();

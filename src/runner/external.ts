@@ -135,6 +135,7 @@ export class ExternalSteps implements AsyncDisposable {
       if (step.providerError !== undefined) return { ...end('errored', step.providerError.message), cause: step.providerError.detail };
       if (result.timedOut || limits.stopped === 'time_limit') return end('time_limit');
       if (ceilingReached) return end('ceiling');
+      if (result.stoppedItself !== undefined) return end('agent_stopped', result.stoppedItself);
       if (result.failure !== undefined) return end('agent_failed', result.failure);
       return end('answered');
     } catch (error) {

@@ -41,8 +41,10 @@ export const OUTCOMES = ['ok', 'failed', 'timeout', 'refused', 'unavailable', 's
 /**
  * How a step ended. `agent_failed`: an external agent's own failure (it crashed, exited
  * non-zero, printed nothing, was not installed): the step failed, and counts as failed.
+ * `agent_stopped`: an external agent's own guard stopped it (Qwen Code's loop detection, which
+ * cannot be switched off), its message in `error`; the step failed, and counts as failed.
  */
-export const STEP_END_REASONS = ['answered', 'ceiling', 'time_limit', 'errored', 'agent_failed'] as const;
+export const STEP_END_REASONS = ['answered', 'ceiling', 'time_limit', 'errored', 'agent_failed', 'agent_stopped'] as const;
 /**
  * How much of the conversation a pass recorded: `full` (version 2, the default), `redacted`
  * (`--redact content`: hashes and byte counts only), `none` (a version-1 trace).
@@ -301,7 +303,10 @@ export const stepEndShape = z.object({
   ms,
   /** `t` of the first model response whose text would already pass the step's answer checks. */
   answeredAt: z.number().optional(),
-  /** One line, when reason is `errored`: the provider's failure, or a replay that diverged. */
+  /**
+   * One line, when reason is `errored` (the provider's failure, or a replay that diverged),
+   * `agent_failed` (the agent's failure) or `agent_stopped` (the agent's own message).
+   */
   error: text.optional(),
   /** An external agent's start-up within the step: from starting it to its first output (or its ACP handshake). */
   agentStartupMs: ms.optional(),

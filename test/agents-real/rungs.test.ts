@@ -1,6 +1,6 @@
-// The real agents on the ladder: Codex over exec and Codex through codex-acp over ACP, each on
-// three rungs, both arms of each rung's declared effect, the rung's own synthetic pathology
-// behind the model gateway. Every trace must be whole, the breaker's refusals must reach the
+// The real agents on the ladder: Codex over exec, Codex through codex-acp over ACP, opencode and
+// Qwen Code over exec, each on three rungs, both arms of each rung's declared effect, the rung's
+// own synthetic pathology behind the model gateway. Every trace must be whole, the breaker's refusals must reach the
 // agent on `on` and not on `off`, and the paired comparison must show each declared effect
 // (`ladder rungs calibrate --agent`), through an agent Ladder does not control.
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RUNGS = ['rungs/review-dead-browser.yaml', 'rungs/config-from-catalog.yaml', 'rungs/fails-twice-then-works.yaml'];
 const OUT = fileURLToPath(new URL('../../.cache/agents-real/', import.meta.url));
 
-describe.each(['codex', 'codex-acp'])('%s on three rungs', (agent) => {
+describe.each(['codex', 'codex-acp', 'opencode', 'qwen-code'])('%s on three rungs', (agent) => {
   it("shows each rung's declared effect, with whole traces and the breaker's refusals on on only", async () => {
     const out = join(OUT, `calibrate-${agent}-${Date.now()}`);
     const rows = await calibrate({ rungs: RUNGS, cwd: ROOT, agent, out, progress: process.stderr });

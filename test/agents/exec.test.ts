@@ -102,6 +102,21 @@ describe('exec agents', () => {
     });
   });
 
+  it("says the agent stopped itself, with its message, when its loop guard's line matches the agent file's pattern", async () => {
+    using p = pass();
+    const message = 'Loop detection halted the run (consecutive_identical_tool_calls: the model repeated the same tool call with identical arguments). '
+      + 'This is an always-on guard and cannot be disabled via `model.skipLoopDetection`.';
+    session = await startAgentSession(exec(['loop-guard'], { loopGuard: { pattern: '^Loop detection halted the run' } }), p.values);
+    expect(await session.runStep('x', STEP)).toEqual({ answer: '', stoppedItself: message, timedOut: false, startupMs: expect.any(Number), notes: [] });
+    await session.close();
+    // A pattern that matches no line of it: the same exit is the agent failing.
+    session = await startAgentSession(exec(['loop-guard'], { loopGuard: { pattern: '^Loop detected' } }), p.values);
+    expect(await session.runStep('x', STEP)).toEqual({
+      answer: '', failure: `${NODE} exited with code 1; its stderr ended: Ripgrep not available: falling back to built-in grep. / ${message}`,
+      timedOut: false, startupMs: expect.any(Number), notes: [],
+    });
+  });
+
   it('fails an agent that printed nothing', async () => {
     using p = pass();
     session = await startAgentSession(exec(['nothing']), p.values);

@@ -77,6 +77,18 @@ ownTools: a shell, switched off by its mode
     ]);
   });
 
+  it("reads an exec agent's loop guard, and refuses a pattern that is not a regular expression, or one on an acp agent", () => {
+    expect(parseAgentFile('mine.yaml', `${EXEC}loopGuard:\n  pattern: '^Loop detection halted'\n`).loopGuard).toEqual({ pattern: '^Loop detection halted' });
+    expect(problems(`${EXEC}loopGuard:\n  pattern: 'halted (the run'\n`)).toEqual([
+      'mine.yaml:5 loopGuard.pattern: not a regular expression (Invalid regular expression: /halted (the run/: Unterminated group); '
+      + "write the start of the agent's loop-guard message, with \\ before any of . * + ? ( ) [ ] { } | ^ $",
+    ]);
+    expect(problems('name: mine\nkind: acp\ncommand: my-acp\nloopGuard: { pattern: halted }\n')).toEqual([
+      "mine.yaml:4 loopGuard: only for an exec agent (its stderr and stdout are read for the message); an acp agent's turn ends with its own stop reason: remove this field",
+    ]);
+    expect(problems(`${EXEC}loopGuard: { pattern: '' }\n`)).toEqual(["mine.yaml:4 loopGuard.pattern: expected a regular expression for the agent's loop-guard message"]);
+  });
+
   it('keeps files inside the pass\'s folders', () => {
     expect(problems(`${EXEC}files:\n  /etc/agent.conf: x\n  ../up.txt: y\n  '{workspace}/ok.txt': z\n  here/ok.txt: w\n`)).toEqual([
       "mine.yaml:5 files./etc/agent.conf: a file goes under {home} or {workspace} (or a path relative to the workspace), so nothing outside the pass's own folders is written",
@@ -123,12 +135,12 @@ describe('--agent NAME', () => {
 
   it('names the recipes there are when neither a recipe nor a file goes by that name', async () => {
     const names = recipeNames();
-    expect(names).toEqual(['claude-code', 'codex', 'codex-acp', 'gemini', 'opencode']);
+    expect(names).toEqual(['claude-code', 'codex', 'codex-acp', 'gemini', 'opencode', 'qwen-code']);
     await expect(loadAgentFile('codx')).rejects.toThrow(
-      'codx: no shipped agent by that name and no such file; did you mean codex? the recipes are claude-code, codex, codex-acp, gemini, opencode, or give the path of an agent file',
+      'codx: no shipped agent by that name and no such file; did you mean codex? the recipes are claude-code, codex, codex-acp, gemini, opencode, qwen-code, or give the path of an agent file',
     );
     await expect(loadAgentFile('nothing-like-it')).rejects.toThrow(
-      'nothing-like-it: no shipped agent by that name and no such file; the recipes are claude-code, codex, codex-acp, gemini, opencode, or give the path of an agent file',
+      'nothing-like-it: no shipped agent by that name and no such file; the recipes are claude-code, codex, codex-acp, gemini, opencode, qwen-code, or give the path of an agent file',
     );
   });
 
@@ -159,6 +171,7 @@ describe('the shipped recipes', () => {
         }
       }
     }
-    expect(jsonFiles).toBe(2);
+    // gemini's settings, opencode's config and its package-lock, qwen-code's settings.
+    expect(jsonFiles).toBe(4);
   });
 });

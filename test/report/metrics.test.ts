@@ -121,7 +121,7 @@ describe('metrics over step-runs', () => {
   it('counts reasons, and rates over the step-runs not errored', () => {
     const m = metrics(steps(), null, []);
     expect([m.attempts, m.stepRuns, m.erroredPasses, m.cleanRunRate]).toEqual([4, 4, null, null]);
-    expect(m.reasons).toEqual({ answered: 1, ceiling: 1, time_limit: 1, errored: 1, agent_failed: 0 });
+    expect(m.reasons).toEqual({ answered: 1, ceiling: 1, time_limit: 1, errored: 1, agent_failed: 0, agent_stopped: 0 });
     expect([m.stepPassRate.count, m.stepPassRate.n, m.stepPassRate.rate]).toEqual([1, 3, 1 / 3]);
     expect([m.ceilingShare.count, m.ceilingShare.n, m.ceilingShare.rate]).toEqual([1, 3, 1 / 3]);
     expect(m.passK).toEqual([]);

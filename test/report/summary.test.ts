@@ -112,7 +112,7 @@ describe('outcome metrics', () => {
 
   it('counts errored step-runs and leaves them out of every denominator', async () => {
     const m = overall(await summarize({ passes: threePasses }));
-    expect(m.reasons).toEqual({ answered: 4, ceiling: 1, time_limit: 0, errored: 1, agent_failed: 0 });
+    expect(m.reasons).toEqual({ answered: 4, ceiling: 1, time_limit: 0, errored: 1, agent_failed: 0, agent_stopped: 0 });
     expect(m.stepPassRate).toMatchObject({ count: 4, n: 5 });
     expect(m.ceilingShare).toMatchObject({ count: 1, n: 5 });
     expect(m.erroredPasses).toBe(1);

@@ -35,6 +35,8 @@ export interface CallRecord {
   args: Recorded;
   /** Why the adapter marked the call invalid (cut off, unreadable); such a call is never made. */
   invalid: string | undefined;
+  /** An external agent's own tool (its shell, say): the agent ran it, not the MCP gateway. */
+  own: boolean;
   lane: LaneRecord | undefined;
   /** The tool message the model got back. */
   result: Recorded | undefined;
@@ -209,10 +211,11 @@ export class TranscriptBuilder {
         const args: Recorded = { text: call.rawArgs ?? JSON.stringify(call.args) };
         const record = newCall(call.id, call.name, e.toolCalls[i]?.key, args);
         record.invalid = call.invalid;
+        record.own = e.toolCalls[i]?.own === true;
         round.calls.push(record);
       });
     } else {
-      for (const call of e.toolCalls) round.calls.push(newCall(undefined, call['gen_ai.tool.name'], call.key, { bytes: undefined }));
+      for (const call of e.toolCalls) round.calls.push({ ...newCall(undefined, call['gen_ai.tool.name'], call.key, { bytes: undefined }), own: call.own === true });
     }
   }
 
@@ -270,7 +273,10 @@ export class TranscriptBuilder {
 }
 
 function newCall(id: string | undefined, name: string, key: string | undefined, args: Recorded): CallRecord {
-  return { id, name, key, args, invalid: undefined, lane: undefined, result: undefined, isError: undefined, failedAtRound: undefined, answeredAt: undefined, asked: 0 };
+  return {
+    id, name, key, args, invalid: undefined, own: false, lane: undefined, result: undefined, isError: undefined, failedAtRound: undefined, answeredAt: undefined,
+    asked: 0,
+  };
 }
 
 /**

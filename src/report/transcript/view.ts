@@ -2,7 +2,7 @@
 // lay out, so the terminal and the browser can never tell a pass differently (the same idea
 // as render/document.ts for the figures).
 import { CEILING_TEXT } from '../../agent/calls.ts';
-import type { Outcome } from '../../trace/index.ts';
+import type { ContentLevel, Outcome, StepEndReason } from '../../trace/index.ts';
 import { grouped, plural, quantity } from '../words.ts';
 import type { CallRecord, PassTranscript, Recorded, RoundRecord, StepRecord } from './build.ts';
 import type { FoldLimits, Folding } from './fold.ts';
@@ -17,8 +17,11 @@ export type Body = { kind: 'text'; lines: string[]; more: string | null } | { ki
 export interface CallView {
   name: string;
   args: Body;
-  /** The lane's outcome, or `not_made` when the harness answered for a call it did not make. */
-  outcome: Outcome | 'not_made';
+  /**
+   * The lane's outcome; `not_made` for a call that never reached the lane (the harness answered
+   * it, or the agent stopped first); `own` for an external agent's own tool, which it ran itself.
+   */
+  outcome: Outcome | 'not_made' | 'own';
   tone: Tone;
   /** The outcome in words, with the mechanism that acted: `refused by the breaker: ...`. */
   status: string;
@@ -97,6 +100,8 @@ function stepFailure(s: StepRecord): string | null {
   const end = s.end;
   if (end === undefined) return `step ${s.step} did not finish`;
   if (end.reason === 'errored') return `step ${s.step} errored: ${stepError(s)}`;
+  // Said before any check: the checks failed because the agent stopped, not the other way round.
+  if (end.reason === 'agent_stopped') return `step ${s.step}: the agent stopped itself: ${stepError(s)}`;
   const check = end.failedChecks[0];
   if (check !== undefined) {
     const name = check.check.length > CHECK_CHARS ? `${check.check.slice(0, CHECK_CHARS)}…` : check.check;
@@ -144,6 +149,8 @@ function endReason(s: StepRecord): string {
       return `errored ${after}: ${stepError(s)}`;
     case 'agent_failed':
       return `the agent failed ${after}: ${stepError(s)}`;
+    case 'agent_stopped':
+      return `the agent stopped itself ${after}: ${stepError(s)}`;
   }
 }
 
@@ -162,17 +169,32 @@ function waitCapped(call: CallRecord): string | null {
   return `wait capped by the workbench${waited}: not finished, ${grouped(r.remainingMs)} ms of the budget left`;
 }
 
-function notMade(call: CallRecord): string {
+/** Where a call sits: what its step's trace can say about a call that never reached the lane. */
+interface CallPlace {
+  /** The trace records every tool message (format 2), so a call with none got no answer at all. */
+  resultsRecorded: boolean;
+  /** How the call's step ended, when it did. */
+  stepEnd: StepEndReason | undefined;
+}
+
+function notMade(call: CallRecord, place: CallPlace): string {
   if (call.invalid !== undefined) return 'not made: the adapter found the call invalid (the result says why)';
   const text = call.result?.text;
   if (text === CEILING_TEXT) return "not made: the step's tool-call ceiling was reached";
   if (text?.startsWith('The arguments were not a JSON object') === true) return 'not made: the arguments were not a JSON object';
+  // Nothing answered it: the model asked for it, and the step ended before anyone made it.
+  if (call.result === undefined && place.resultsRecorded) {
+    if (place.stepEnd === 'agent_stopped') return 'not made: the agent stopped itself before making it';
+    if (place.stepEnd === 'agent_failed') return 'not made: the agent failed before making it';
+    return 'not made: the step ended before it was made; nothing answered it';
+  }
   return 'not made: the harness answered without calling the tool';
 }
 
-function callStatus(call: CallRecord): { outcome: CallView['outcome']; tone: Tone; status: string } {
+function callStatus(call: CallRecord, place: CallPlace): { outcome: CallView['outcome']; tone: Tone; status: string } {
   const lane = call.lane;
-  if (lane === undefined) return { outcome: 'not_made', tone: 'warn', status: notMade(call) };
+  if (lane === undefined && call.own) return { outcome: 'own', tone: 'plain', status: "the agent's own tool: run by the agent, not through the MCP gateway" };
+  if (lane === undefined) return { outcome: 'not_made', tone: 'warn', status: notMade(call, place) };
   const ms = quantity(lane.ms, 'ms');
   const probe = lane.probe ? '; the one probe let through a half-open circuit' : '';
   switch (lane.outcome) {
@@ -206,9 +228,9 @@ function callStatus(call: CallRecord): { outcome: CallView['outcome']; tone: Ton
   }
 }
 
-function callView(call: CallRecord, limits: Folding): CallView {
+function callView(call: CallRecord, limits: Folding, place: CallPlace): CallView {
   const args = body('arguments', call.args, limits.data);
-  return { name: call.name, args, ...callStatus(call), result: call.result === undefined ? null : body('result', call.result, limits.data) };
+  return { name: call.name, args, ...callStatus(call, place), result: call.result === undefined ? null : body('result', call.result, limits.data) };
 }
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -236,7 +258,7 @@ function tokens(n: number | null): string {
   return n === null ? '?' : grouped(n);
 }
 
-function roundView(r: RoundRecord, limits: Folding, mark: string | null): RoundView {
+function roundView(r: RoundRecord, limits: Folding, mark: string | null, place: CallPlace): RoundView {
   const detail = [
     ...(r.error === undefined ? [`${tokens(r.tokensIn)} tokens in, ${tokens(r.tokensOut)} out`] : []),
     ...(r.tools === 0 ? ['no tools offered'] : []),
@@ -251,7 +273,7 @@ function roundView(r: RoundRecord, limits: Folding, mark: string | null): RoundV
     thinking: r.thinking.map((t) => (t === undefined ? { kind: 'missing', says: 'thinking sealed by the provider' } : body('thinking', { text: t }, limits.prose))),
     refusal: r.refusal === undefined ? null : body('refusal', { text: r.refusal }, limits.prose),
     text, error: r.error === undefined ? null : `no response: ${r.error}${attempts}`,
-    calls: r.calls.map((c) => callView(c, limits)), mark,
+    calls: r.calls.map((c) => callView(c, limits, place)), mark,
   };
 }
 
@@ -270,8 +292,9 @@ function toolsLine(s: StepRecord, before: StepRecord | undefined): string {
   return `${plural(tools.count, 'tool')} offered${names}${failed}`;
 }
 
-function stepView(s: StepRecord, before: StepRecord | undefined, limits: Folding, marks: ReadonlyMap<string, string>): StepView {
+function stepView(s: StepRecord, before: StepRecord | undefined, limits: Folding, marks: ReadonlyMap<string, string>, content: ContentLevel): StepView {
   const end = s.end;
+  const place: CallPlace = { resultsRecorded: content !== 'none', stepEnd: end?.reason };
   const status = end === undefined ? 'did not finish' : end.reason === 'errored' ? 'errored' : end.passed ? 'passed' : 'failed';
   const tone: Tone = status === 'passed' ? 'good' : status === 'failed' ? 'bad' : 'warn';
   return {
@@ -281,7 +304,7 @@ function stepView(s: StepRecord, before: StepRecord | undefined, limits: Folding
     status,
     prompt: s.prompt === undefined ? null : body('prompt', s.prompt, limits.prose),
     tools: toolsLine(s, before),
-    rounds: s.rounds.map((r) => roundView(r, limits, marks.get(roundKey(s.step, r.round)) ?? null)),
+    rounds: s.rounds.map((r) => roundView(r, limits, marks.get(roundKey(s.step, r.round)) ?? null, place)),
     end: end === undefined ? 'did not finish: no step.end recorded' : `${endReason(s)}; ${status}`,
     failedChecks: end?.failedChecks.map((c) => ({ check: c.check, why: c.why })) ?? [],
   };
@@ -311,7 +334,7 @@ export function transcriptView(t: PassTranscript, options: ViewOptions = {}): Tr
   if (content !== null) notes.push(content);
   if (t.end === undefined) notes.push('The pass did not finish (its trace ends before pass.end); what was recorded is shown.');
   const steps = t.steps
-    .map((s, i) => stepView(s, t.steps[i - 1], limits, marks))
+    .map((s, i) => stepView(s, t.steps[i - 1], limits, marks, t.content))
     .filter((s) => options.step === undefined || s.step === options.step);
   const facts = [
     `seed ${t.seed}`,

@@ -1,0 +1,68 @@
+// What the opencode and Qwen Code tests share: a pass's folders under the checkout's .cache/
+// (not the temp folder, as for Codex), the values pointing an agent at the stand-ins, an MCP
+// server with one tool that checks the bearer token, and the processes left in a folder.
+import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import type { AgentPassValues } from '../../src/agents/placeholders.ts';
+import { startStatelessMcp, type StatelessMcp } from '../helpers/statelessMcp.ts';
+
+const PASSES = fileURLToPath(new URL('../../.cache/agents-real/', import.meta.url));
+
+export interface Bench extends AsyncDisposable {
+  mcp: StatelessMcp;
+  /** The Authorization header of every MCP request. */
+  mcpAuth: (string | undefined)[];
+  /** Every ping call's arguments. */
+  pings: unknown[];
+  values(name: string, openaiBaseUrl: string): AgentPassValues;
+}
+
+export async function bench(prefix: string): Promise<Bench> {
+  mkdirSync(PASSES, { recursive: true });
+  const root = mkdtempSync(join(PASSES, `${prefix}-`));
+  const mcpAuth: (string | undefined)[] = [];
+  const pings: unknown[] = [];
+  const mcp = await startStatelessMcp(
+    'ladder',
+    (server) => server.registerTool('ping', { description: 'Answers pong.', inputSchema: { text: z.string() } }, async (args) => {
+      pings.push(args);
+      return { content: [{ type: 'text', text: 'pong' }] };
+    }),
+    (req) => mcpAuth.push(req.headers.authorization),
+  );
+  return {
+    mcp, mcpAuth, pings,
+    values(name, openaiBaseUrl) {
+      const dir = mkdtempSync(join(root, `${name}-`));
+      return {
+        workspace: join(dir, 'workspace'), home: join(dir, 'home'), model: 'tiny', mcpUrl: mcp.url, mcpToken: `mcp-token-${name}`,
+        openaiBaseUrl, anthropicBaseUrl: openaiBaseUrl.replace(/\/v1$/, ''), apiKey: `pass-key-${name}`,
+      };
+    },
+    async [Symbol.asyncDispose]() {
+      await mcp.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Processes whose cwd is in `folder`: an agent, or anything it left behind. */
+export function processesIn(folder: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/cwd`).startsWith(folder)) pids.push(Number(entry));
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return pids;
+}
+
+/** The function tools a Chat Completions request offered, by name. */
+export function offered(body: unknown): string[] {
+  return ((body as { tools?: Array<{ function?: { name: string } }> }).tools ?? []).map((t) => t.function?.name ?? '?').sort();
+}

@@ -1,0 +1,66 @@
+// What a transcript says about the calls of an external agent's step that never reached the
+// lane: the agent's own tool, a call its loop guard refused to make, a call the step's end cut
+// off. Built from events written out by hand, as an exec agent's pass records them.
+import { describe, expect, it } from 'vitest';
+import { buildTranscript } from '../../src/report/transcript/build.ts';
+import { transcriptView } from '../../src/report/transcript/view.ts';
+import type { StepEndReason, TraceEvent } from '../../src/trace/index.ts';
+
+const MESSAGE = 'Loop detection halted the run (consecutive_identical_tool_calls: the model repeated the same tool call with identical arguments).';
+
+/** Round 1: the agent's own shell and a gateway call, both answered; round 2: a call that got no answer. */
+function events(reason: StepEndReason, v = 2): TraceEvent[] {
+  const e = (type: string, fields: Record<string, unknown>) => ({ v, type, t: 0, ...fields }) as unknown as TraceEvent;
+  const call = (id: string, name: string) => ({ id, name, args: { text: 'x' } });
+  const response = (round: number, calls: Array<{ id: string; name: string; args: Record<string, unknown> }>, own: boolean[]) => e('model.response', {
+    step: 0, round, 'gen_ai.usage.input_tokens': 1, 'gen_ai.usage.output_tokens': 1, 'gen_ai.response.finish_reasons': ['tool_calls'], ms: 1,
+    attempts: 1, textBytes: 0, toolCalls: calls.map((c, i) => ({ 'gen_ai.tool.name': c.name, key: `k-${c.name}`, ...(own[i] ? { own: true } : {}) })),
+    ...(v >= 2 ? { message: { role: 'assistant', content: '', toolCalls: calls } } : {}),
+  });
+  const content = v >= 2 ? { content: 'full' } : {};
+  return [
+    e('pass.start', { rung: 'r', arm: 'off', pass: 0, seed: 1, time: '2026-12-02T00:00:00Z', ...content }),
+    e('step.start', { step: 0, ceiling: 8, timeLimitMs: 60_000 }),
+    ...(v >= 2 ? [e('message', { step: 0, message: { role: 'user', content: 'ping' } })] : []),
+    response(1, [call('c1', 'bash'), call('c2', 'mcp__ladder__wb__ping')], [true, false]),
+    e('tool.call', {
+      'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'wb__ping', turn: 1, round: 1, server: 'wb', tool: 'ping', key: 'k-mcp__ladder__wb__ping',
+      outcome: 'ok', ms: 3, argBytes: 12, resultBytes: 4, ...(v >= 2 ? { 'gen_ai.tool.call.id': 'c2' } : {}),
+    }),
+    ...(v >= 2 ? [
+      e('message', { step: 0, message: { role: 'tool', toolCallId: 'c1', toolName: 'bash', content: 'done' } }),
+      e('message', { step: 0, message: { role: 'tool', toolCallId: 'c2', toolName: 'mcp__ladder__wb__ping', content: 'pong' } }),
+    ] : []),
+    response(2, [call('c3', 'mcp__ladder__wb__ping')], [false]),
+    e('step.end', { step: 0, passed: false, reason, failedChecks: [{ check: 'answer', why: 'no answer' }], rounds: 2, calls: 1, ms: 900, error: MESSAGE }),
+    e('pass.end', { passed: false, steps: 1, ms: 1000 }),
+  ];
+}
+
+function statuses(reason: StepEndReason, v = 2): string[] {
+  return transcriptView(buildTranscript(events(reason, v))!).steps[0]!.rounds.flatMap((r) => r.calls.map((c) => `${c.outcome}: ${c.status}`));
+}
+
+describe("an external agent's calls that never reached the lane", () => {
+  it("are the agent's own tool, made calls, and one its loop guard refused to make", () => {
+    expect(statuses('agent_stopped')).toEqual([
+      "own: the agent's own tool: run by the agent, not through the MCP gateway",
+      'ok: ok in 3 ms',
+      'not_made: not made: the agent stopped itself before making it',
+    ]);
+    const view = transcriptView(buildTranscript(events('agent_stopped'))!);
+    expect(view.failure).toBe(`step 0: the agent stopped itself: ${MESSAGE}`);
+    expect(view.steps[0]!.end).toBe(`the agent stopped itself after 2 rounds and 1 call, in 900 ms: ${MESSAGE}; failed`);
+  });
+
+  it('say who ended the step when it was not the agent stopping itself', () => {
+    expect(statuses('agent_failed').at(-1)).toBe('not_made: not made: the agent failed before making it');
+    expect(statuses('time_limit').at(-1)).toBe('not_made: not made: the step ended before it was made; nothing answered it');
+    // A failed step's first reason is then its first failed check, as for the built-in loop.
+    expect(transcriptView(buildTranscript(events('agent_failed'))!).failure).toBe('step 0: answer: no answer');
+  });
+
+  it('keep the old words for a format-1 trace, which recorded no tool messages to tell them apart', () => {
+    expect(statuses('agent_stopped', 1).at(-1)).toBe('not_made: not made: the harness answered without calling the tool');
+  });
+});
