@@ -303,7 +303,10 @@ export const stepEndShape = z.object({
   answeredAt: z.number().optional(),
   /** One line, when reason is `errored`: the provider's failure, or a replay that diverged. */
   error: text.optional(),
-  /** An external agent's start-up within the step: from starting it to its first output (or its ACP handshake). */
+  /**
+   * An external agent's start-up within the step: from starting its process to its first model
+   * request, or to the step's end when it made none (exec: every step; acp: the session's first).
+   */
   agentStartupMs: ms.optional(),
 });
 
