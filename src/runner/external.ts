@@ -26,7 +26,7 @@ import { startModelGateway } from '../gateway/model/index.ts';
 import type { GatewayRequest, ModelGateway } from '../gateway/model/index.ts';
 import { assistantMessage } from '../models/index.ts';
 import { PACKAGE_ROOT } from '../lane/index.ts';
-import { ReplayModel } from '../models/replay.ts';
+import { REPLAY_DIVERGED, ReplayModel } from '../models/replay.ts';
 import { ProviderError } from '../models/retry.ts';
 import type { ChatMessage, ModelAdapter, ModelResponse, SamplingOptions } from '../models/types.ts';
 import type { Emit, Scrubber } from '../trace/index.ts';
@@ -204,11 +204,16 @@ export class ExternalSteps implements AsyncDisposable {
     emit(requestEvent(model, index, round, wire.request, scrubber));
     let response: ModelResponse;
     try {
+      // A replay that diverged stays diverged: a request after it (a client's retry, the agent
+      // going on) gets the first divergence again, which is the one the step's error names.
+      const diverged = step.providerError?.kind === REPLAY_DIVERGED ? step.providerError : undefined;
+      if (diverged !== undefined) throw diverged;
       response = await step.limits.race(model.complete(request, AbortSignal.any([step.limits.signal, agentSignal])));
     } catch (error) {
       const type = error instanceof ProviderError ? error.kind : step.limits.stopped ?? (error as Error).name;
       emit(failedResponseEvent(index, round, performance.now() - started, error instanceof ProviderError ? error.attempts : 1, type));
-      if (error instanceof ProviderError) step.providerError = error;
+      // The first failure is the step's: a later one is a consequence of it.
+      if (error instanceof ProviderError) step.providerError ??= error;
       throw error;
     }
     if (synthetic) {
