@@ -14,15 +14,38 @@ export class StepStopped extends Error {
 
 export class StepLimits implements Disposable {
   readonly #limit = new AbortController();
-  readonly #timer: ReturnType<typeof setTimeout>;
+  #timer: ReturnType<typeof setTimeout>;
   readonly #interrupt: AbortSignal | undefined;
+  readonly #now: () => number;
+  readonly #startedAt: number;
   /** Aborted when the time limit passes or the run is interrupted; model requests carry it. */
   readonly signal: AbortSignal;
 
-  constructor(timeLimitMs: number, interrupt?: AbortSignal) {
+  constructor(timeLimitMs: number, interrupt?: AbortSignal, now: () => number = () => performance.now()) {
     this.#interrupt = interrupt;
-    this.#timer = setTimeout(() => this.#limit.abort(new StepStopped('time_limit')), timeLimitMs);
+    this.#now = now;
+    this.#startedAt = now();
+    this.#timer = this.#arm(timeLimitMs);
     this.signal = interrupt === undefined ? this.#limit.signal : AbortSignal.any([this.#limit.signal, interrupt]);
+  }
+
+  #arm(ms: number): ReturnType<typeof setTimeout> {
+    return setTimeout(() => this.#limit.abort(new StepStopped('time_limit')), ms);
+  }
+
+  /** Aborted only when the time limit passes (not for an interrupt): how an external agent's driver tells the two apart. */
+  get timeUp(): AbortSignal {
+    return this.#limit.signal;
+  }
+
+  /**
+   * Moves the limit to `ms` after the step started: an external agent's start-up is not charged
+   * to it (src/agents/startup.ts). A limit that has passed stays passed.
+   */
+  moveDeadline(ms: number): void {
+    if (this.#limit.signal.aborted) return;
+    clearTimeout(this.#timer);
+    this.#timer = this.#arm(Math.max(0, this.#startedAt + ms - this.#now()));
   }
 
   /** Why the step must stop now, if it must; an interrupt wins over a limit that passed with it. */

@@ -13,6 +13,7 @@ import { LADDER_VERSION } from '../lane/install.ts';
 import { hasExited, spawnGroup, stopGroup } from '../lane/processGroup.ts';
 import { commandName, exitLine, seconds, stderrNotes, Tail } from './faults.ts';
 import type { AgentSession, AgentStepResult, PreparedAgent, StepOptions } from './session.ts';
+import { timeLimitWords } from './startup.ts';
 
 /** What the issue allows an agent to take to stop a cancelled turn before its group is ended. */
 export const CANCEL_GRACE_MS = 2_000;
@@ -104,6 +105,7 @@ export function acpSession(agent: PreparedAgent): AgentSession {
   const { file, values } = agent;
   const name = commandName(agent.command);
   const started = Date.now();
+  const spawnedAt = performance.now();
   const child = spawnGroup(agent.command, file.args.map((arg) => agent.fill(arg)), {
     cwd: values.workspace,
     env: agent.env(),
@@ -190,6 +192,8 @@ export function acpSession(agent: PreparedAgent): AgentSession {
     const log = new StepLog();
     const first = !waitedForStart;
     waitedForStart = true;
+    // The process started with the session, in the first step: its start-up is that step's.
+    if (first) options.onSpawn?.(spawnedAt);
     const result = (fields: Omit<AgentStepResult, 'notes' | 'startupMs'>): AgentStepResult => ({
       ...fields,
       notes: log.allNotes(),
@@ -201,11 +205,14 @@ export function acpSession(agent: PreparedAgent): AgentSession {
     let onAbort: (() => void) | undefined;
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<'stopped'>((resolve) => {
-      timer = setTimeout(() => {
-        stopLine = `${name} did not answer within ${seconds(options.timeLimitMs)} (the step's time limit)`;
+      const timeUp = (): void => {
+        stopLine = `${name} did not answer ${timeLimitWords(options.timeLimitMs, options.timeUp !== undefined)}`;
         resolve('stopped');
-      }, options.timeLimitMs);
+      };
+      // With the runner's clock (timeUp), the limit is the runner's: it leaves the start-up out.
+      if (options.timeUp === undefined) timer = setTimeout(timeUp, options.timeLimitMs);
       onAbort = () => {
+        if (options.timeUp?.aborted === true) return timeUp();
         stopLine = `${name} was stopped: the step was cancelled`;
         resolve('stopped');
       };

@@ -5,9 +5,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { hasExited, spawnGroup, stopGroup } from '../lane/processGroup.ts';
 import type { AgentAnswer } from './file.ts';
-import { commandName, exitLine, loopGuardLine, seconds, stderrNotes, stderrTail, Tail } from './faults.ts';
+import { commandName, exitLine, loopGuardLine, stderrNotes, stderrTail, Tail } from './faults.ts';
 import { placeholdersIn } from './placeholders.ts';
 import type { AgentSession, AgentStepResult, PreparedAgent, StepOptions } from './session.ts';
+import { timeLimitWords } from './startup.ts';
 
 /** An answer is a message, not a log: past this, the start of stdout is dropped (the end holds last-line and JSON answers). */
 const STDOUT_KEEP_BYTES = 4 * 1024 * 1024;
@@ -46,6 +47,7 @@ export function execSession(agent: PreparedAgent): AgentSession {
     const name = commandName(agent.command);
     if (closed) return { answer: '', failure: `${name}: the pass has ended`, timedOut: false, notes: [] };
     const started = Date.now();
+    const spawnedAt = performance.now();
     const child = spawnGroup(agent.command, file.args.map((arg) => agent.fill(arg, prompt)), {
       cwd: agent.values.workspace,
       env: agent.env(prompt),
@@ -53,6 +55,7 @@ export function execSession(agent: PreparedAgent): AgentSession {
       stdio: [promptInArgs ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     running.add(child);
+    options.onSpawn?.(spawnedAt);
     const stdout = new Tail(STDOUT_KEEP_BYTES);
     const stderr = new Tail();
     let startupMs: number | undefined;
@@ -77,8 +80,10 @@ export function execSession(agent: PreparedAgent): AgentSession {
       stopped = why;
       void stopGroup(child);
     };
-    const timer = setTimeout(() => stop(`${name} did not answer within ${seconds(options.timeLimitMs)} (the step's time limit); its process group was ended`), options.timeLimitMs);
-    const onAbort = (): void => stop(`${name} was stopped: the step was cancelled; its process group was ended`);
+    const timeUp = (): void => stop(`${name} did not answer ${timeLimitWords(options.timeLimitMs, options.timeUp !== undefined)}; its process group was ended`);
+    // With the runner's clock (timeUp), the limit is the runner's: it leaves the start-up out.
+    const timer = options.timeUp === undefined ? setTimeout(timeUp, options.timeLimitMs) : undefined;
+    const onAbort = (): void => (options.timeUp?.aborted === true ? timeUp() : stop(`${name} was stopped: the step was cancelled; its process group was ended`));
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
 

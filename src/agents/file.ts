@@ -54,6 +54,11 @@ export const agentFileSchema = z.strictObject({
   mode: z.string().min(1).optional(),
   /** acp only: how permission requests are answered; allow (the default) allows within the workspace. */
   permissions: z.enum(['allow', 'deny']).optional(),
+  /**
+   * Seconds of start-up (from starting the agent to its first model request) not charged to a
+   * step's time limit; 30 when absent (src/agents/startup.ts says why).
+   */
+  startupAllowance: z.number().nonnegative('expected seconds, 0 or more').optional(),
   /** What the agent brings of its own (shell, file tools) and whether the recipe switches it off; shown, not used. */
   ownTools: z.string().optional(),
   /**

@@ -22,7 +22,11 @@ export interface AgentStepResult {
   stoppedItself?: string;
   /** The step's time limit passed, or its signal aborted, before the agent answered (`failure` says which). */
   timedOut: boolean;
-  /** ms from spawn to first byte of output or the ACP initialize answer, when known */
+  /**
+   * ms from spawn to the first byte of output, or to the ACP initialize answer, when known: a
+   * driver's own figure. The step's start-up as recorded and reported runs to the agent's first
+   * model request (src/agents/startup.ts), which only the runner sees.
+   */
   startupMs?: number;
   /** stderr lines and ACP notices worth showing (e.g. Codex's 'Model metadata for X not found'), at most a few */
   notes: string[];
@@ -31,6 +35,14 @@ export interface AgentStepResult {
 export interface StepOptions {
   timeLimitMs: number;
   signal?: AbortSignal;
+  /**
+   * Aborted when the step's time limit passes, on the runner's clock (which leaves the agent's
+   * start-up out, src/agents/startup.ts). Given, the driver keeps no timer of its own and ends
+   * the agent when it aborts; `signal` aborts with it.
+   */
+  timeUp?: AbortSignal;
+  /** Told when the agent's process was started for this step (performance.now()): once per exec step, in an acp agent's first step. */
+  onSpawn?: (at: number) => void;
 }
 
 export interface AgentSession {

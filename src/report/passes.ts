@@ -3,6 +3,8 @@
 import { CONTENT_LEVELS, OUTCOMES, PassOrder, readTrace } from '../trace/index.ts';
 import type { ContentLevel, Outcome, StepEndReason, TraceEvent, TraceFormatError } from '../trace/index.ts';
 import { canonicalArm, tracePath } from './results.ts';
+import { splitStepTime } from './stepTime.ts';
+import type { Span, StepTime } from './stepTime.ts';
 
 /** docs/report.md, "Metrics": an identical-repeat is the 3rd or later identical call in its pass. */
 export const REPEAT_FROM = 3;
@@ -60,6 +62,8 @@ export interface StepRun {
   tools: ToolTally[];
   /** An external agent's start-up in the step (step.end `agentStartupMs`); absent for the built-in loop. */
   agentStartupMs?: number;
+  /** The step's time split four ways, each millisecond once (stepTime.ts): the parts add up to `ms`. */
+  time: StepTime;
 }
 
 export interface PassRecord {
@@ -103,8 +107,13 @@ export interface TraceTally {
 const MAX_PROBLEMS = 10; // enough to point at the cause; a run with more has one cause repeated
 const MAX_ERROR_CHARS = 240; // a harness error can quote a whole command line; its start says what failed
 
-type StepAcc = Omit<StepRun, 'passed' | 'reason' | 'failedChecks' | 'ms' | 'endT' | 'answeredAt' | 'tools'> & {
+type StepAcc = Omit<StepRun, 'passed' | 'reason' | 'failedChecks' | 'ms' | 'endT' | 'answeredAt' | 'tools' | 'time'> & {
   tools: Map<string, ToolTally>;
+  /** Where the model's responses and the calls sent lay on the pass's clock, for the time split. */
+  modelSpans: Span[];
+  toolSpans: Span[];
+  /** `t` of the step's first model request: where an external agent's start-up ends. */
+  firstRequestT: number | undefined;
 };
 
 function newStep(step: number, startT: number): StepAcc {
@@ -112,7 +121,7 @@ function newStep(step: number, startT: number): StepAcc {
   return {
     step, startT, calls: 0, sent: 0, outcomes, repeats: 0, repeatsSent: 0, deadCalls: 0, requests: 0,
     zeroToolRounds: 0, responses: 0, tokensIn: 0, tokensOut: 0, tokensInMissing: 0, tokensOutMissing: 0, cacheRead: 0, cacheWrite: 0,
-    roundMs: [], tools: new Map(),
+    roundMs: [], tools: new Map(), modelSpans: [], toolSpans: [], firstRequestT: undefined,
   };
 }
 
@@ -149,6 +158,7 @@ class PassAcc {
     else if (e.type === 'model.request') {
       const s = this.open(e.step);
       s.requests += 1;
+      s.firstRequestT ??= e.t;
       if (e.tools === 0 && this.configured > 0) s.zeroToolRounds += 1;
     } else if (e.type === 'model.response') {
       const s = this.open(e.step);
@@ -162,6 +172,7 @@ class PassAcc {
       s.cacheRead += e['gen_ai.usage.cache_read.input_tokens'] ?? 0;
       s.cacheWrite += e['gen_ai.usage.cache_creation.input_tokens'] ?? 0;
       s.roundMs.push(e.ms);
+      s.modelSpans.push({ from: e.t - e.ms, to: e.t });
     } else if (e.type === 'tool.call') this.call(e);
     else if (e.type === 'step.end') this.stepEnd(e);
     else if (e.type === 'pass.end') this.end = { passed: e.passed, error: e.error };
@@ -194,7 +205,10 @@ class PassAcc {
     s.outcomes[e.outcome] += 1;
     tool.calls += 1;
     tool.outcomes[e.outcome] += 1;
-    if (sent) tool.ms.push(e.ms);
+    if (sent) {
+      tool.ms.push(e.ms);
+      s.toolSpans.push({ from: e.t - e.ms, to: e.t });
+    }
     const count = (field: 'sent' | 'repeats' | 'repeatsSent' | 'deadCalls', yes: boolean): void => {
       if (!yes) return;
       s[field] += 1;
@@ -207,11 +221,17 @@ class PassAcc {
   }
 
   stepEnd(e: Extract<TraceEvent, { type: 'step.end' }>): void {
-    const { tools, ...acc } = this.open(e.step);
+    const { tools, modelSpans, toolSpans, firstRequestT, ...acc } = this.open(e.step);
     this.steps.delete(e.step);
+    // An external agent's start-up ends at its first model request (at the step's end when it made none).
+    const startupEnd = firstRequestT ?? e.t;
+    const time = splitStepTime({
+      step: { from: e.t - e.ms, to: e.t }, model: modelSpans, tools: toolSpans,
+      startup: e.agentStartupMs === undefined ? undefined : { from: startupEnd - e.agentStartupMs, to: startupEnd },
+    });
     this.done.push({
       ...acc, passed: e.passed, reason: e.reason, failedChecks: e.failedChecks.length, ms: e.ms, endT: e.t,
-      answeredAt: e.answeredAt, tools: [...tools.values()],
+      answeredAt: e.answeredAt, tools: [...tools.values()], time,
       ...(e.agentStartupMs === undefined ? {} : { agentStartupMs: e.agentStartupMs }),
     });
   }

@@ -1,6 +1,6 @@
 // Where a step's time goes, and what it cost: the model's time per round, each tool's and each
-// server's latency and outcomes, the rest of the step (the harness: starting turns, listing,
-// the lane, waiting between calls) as what is left, and the tokens priced.
+// server's latency and outcomes, the step's time split into an external agent's start-up, the
+// model, the tools and the rest (stepTime.ts, each millisecond once), and the tokens priced.
 import { costOf } from '../models/prices.ts';
 import type { Pricing } from '../models/prices.ts';
 import { OUTCOMES } from '../trace/index.ts';
@@ -35,14 +35,20 @@ export interface ServerTimes extends CallTimes {
   server: string;
 }
 
-/** Step time split three ways; `otherMs` is what the model and the tools do not account for. */
+/**
+ * Step time split four ways, each millisecond once (stepTime.ts): `modelMs + toolMs +
+ * agentStartupMs + otherMs = stepMs` always; `otherMs` is what none of the three covers.
+ */
 export interface TimeSplit {
   stepRuns: number;
   stepMs: number;
+  /** The model's responses, less what overlaps the start-up. */
   modelMs: number;
+  /** The tool calls sent, less what overlaps the model or the start-up. */
   toolMs: number;
-  /** An external agent's start-up (0 for the built-in loop): the first part of `otherMs` that has a name. */
+  /** An external agent's start-up (0 for the built-in loop): from starting it to its first model request. */
   agentStartupMs: number;
+  /** The rest: the agent's own work and the harness. */
   otherMs: number;
   /** The model's time per round (every response, failed ones included). */
   modelRoundMs: Latency;
@@ -98,20 +104,18 @@ export function timeSplit(runs: readonly StepRun[]): TimeSplit {
   let modelMs = 0;
   let toolMs = 0;
   let agentStartupMs = 0;
+  let otherMs = 0;
   const rounds: number[] = [];
   for (const run of runs) {
+    // The parts of each step-run add up to its time (stepTime.ts), so the totals do too.
     stepMs += run.ms;
-    agentStartupMs += run.agentStartupMs ?? 0;
-    for (const ms of run.roundMs) {
-      modelMs += ms;
-      rounds.push(ms);
-    }
-    for (const t of run.tools) for (const ms of t.ms) toolMs += ms;
+    agentStartupMs += run.time.startupMs;
+    modelMs += run.time.modelMs;
+    toolMs += run.time.toolMs;
+    otherMs += run.time.otherMs;
+    rounds.push(...run.roundMs);
   }
-  return {
-    stepRuns: runs.length, stepMs, modelMs, toolMs, agentStartupMs,
-    otherMs: Math.max(0, stepMs - modelMs - toolMs - agentStartupMs), modelRoundMs: latency(rounds),
-  };
+  return { stepRuns: runs.length, stepMs, modelMs, toolMs, agentStartupMs, otherMs, modelRoundMs: latency(rounds) };
 }
 
 /** The tokens of `runs` at `pricing`; `attempts` are passes (or step-runs, for one step). */

@@ -15,6 +15,8 @@ import type { StepResult, StepSpec } from '../agent/index.ts';
 import { addMessage, failedResponseEvent, requestEvent, responseEvent } from '../agent/events.ts';
 import { StepLimits } from '../agent/limits.ts';
 import type { AgentFile, AgentPassValues, AgentSession } from '../agents/index.ts';
+import { STARTUP_ALLOWANCE_MS, startupMs, stepDeadline } from '../agents/startup.ts';
+import type { StartupMarks } from '../agents/startup.ts';
 import { gatewayServer } from '../gateway/mcp/server.ts';
 import { serveGatewayHttp } from '../gateway/mcp/http.ts';
 import type { GatewayHttp } from '../gateway/mcp/http.ts';
@@ -24,7 +26,7 @@ import { startModelGateway } from '../gateway/model/index.ts';
 import type { GatewayRequest, ModelGateway } from '../gateway/model/index.ts';
 import { assistantMessage } from '../models/index.ts';
 import { PACKAGE_ROOT } from '../lane/index.ts';
-import { ReplayModel } from '../models/replay.ts';
+import { REPLAY_DIVERGED, ReplayModel } from '../models/replay.ts';
 import { ProviderError } from '../models/retry.ts';
 import type { ChatMessage, ModelAdapter, ModelResponse, SamplingOptions } from '../models/types.ts';
 import type { Emit, Scrubber } from '../trace/index.ts';
@@ -51,9 +53,14 @@ export interface ExternalPassInput {
 interface OpenStep {
   spec: StepSpec;
   limits: StepLimits;
+  /** performance.now() when the step started; the start-up marks are ms after it. */
+  startedAt: number;
+  marks: StartupMarks;
   rounds: number;
   toolsOfferedPerRound: number[];
   answeredAt?: number;
+  /** ms of start-up not charged to the time limit, at most (the agent file's, else STARTUP_ALLOWANCE_MS). */
+  allowanceMs: number;
   /** The last request's messages, so each request records only what it adds. */
   recorded: ChatMessage[];
   /** A provider failure that persisted: the step ends errored, as in the built-in loop. */
@@ -113,21 +120,29 @@ export class ExternalSteps implements AsyncDisposable {
   async runStep(spec: StepSpec): Promise<StepResult> {
     const started = performance.now();
     const limits = new StepLimits(spec.timeLimitMs, this.#input.signal);
-    const step: OpenStep = { spec, limits, rounds: 0, toolsOfferedPerRound: [], recorded: [], ownCalls: 0 };
+    const allowanceMs = this.#input.file.startupAllowance === undefined ? STARTUP_ALLOWANCE_MS : this.#input.file.startupAllowance * 1000;
+    const step: OpenStep = { spec, limits, startedAt: started, marks: {}, allowanceMs, rounds: 0, toolsOfferedPerRound: [], recorded: [], ownCalls: 0 };
+    // The limit leaves the agent's start-up out, up to the allowance: moved when the agent starts
+    // and again when its first model request arrives (#answer).
+    const onSpawn = (at: number): void => {
+      step.marks.spawnedAt = at - started;
+      this.#moveDeadline(step);
+    };
     try {
       await limits.race(this.#gateway.openStep({ index: spec.index, ceiling: spec.ceiling, signal: limits.signal }));
       this.#step = step;
       // An ACP agent's session opens with the first step, once the first turn's tools are fixed.
       // Loaded with the first external step: the drivers bring the ACP SDK.
       this.#session ??= await (await import('../agents/index.ts')).startAgentSession(this.#input.file, this.#values!);
-      const result = await this.#session.runStep(spec.prompt, { timeLimitMs: spec.timeLimitMs, signal: limits.signal });
+      const result = await this.#session.runStep(spec.prompt, { timeLimitMs: spec.timeLimitMs, signal: limits.signal, timeUp: limits.timeUp, onSpawn });
       const { calls, ceilingReached } = await this.#gateway.endStep();
       this.#step = undefined;
+      const agentStartupMs = startupMs(step.marks, performance.now() - started);
       const end = (reason: StepResult['reason'], error?: string): StepResult => ({
         reason, answer: result.answer, rounds: step.rounds, calls, toolsOfferedPerRound: step.toolsOfferedPerRound,
         ...(step.answeredAt === undefined ? {} : { answeredAt: step.answeredAt }),
         ...(error === undefined ? {} : { error, cause: error }),
-        ...(result.startupMs === undefined ? {} : { agentStartupMs: result.startupMs }),
+        ...(agentStartupMs === undefined ? {} : { agentStartupMs }),
         ms: performance.now() - started,
       });
       this.notes.push(...result.notes);
@@ -142,10 +157,12 @@ export class ExternalSteps implements AsyncDisposable {
       const { calls } = await this.#gateway.endStep();
       this.#step = undefined;
       if (limits.stopped === undefined) throw error;
+      const agentStartupMs = startupMs(step.marks, performance.now() - started);
       return {
         reason: limits.stopped === 'interrupted' ? 'errored' : 'time_limit', answer: '', rounds: step.rounds, calls,
         toolsOfferedPerRound: step.toolsOfferedPerRound,
         ...(limits.stopped === 'interrupted' ? { error: 'interrupted', cause: 'interrupted' } : {}),
+        ...(agentStartupMs === undefined ? {} : { agentStartupMs }),
         ms: performance.now() - started,
       };
     } finally {
@@ -158,6 +175,10 @@ export class ExternalSteps implements AsyncDisposable {
     const step = this.#step;
     if (step === undefined) {
       throw new Error('no step is open: the agent asked the model between steps');
+    }
+    if (step.marks.firstRequestAt === undefined) {
+      step.marks.firstRequestAt = performance.now() - step.startedAt;
+      this.#moveDeadline(step);
     }
     const { model, emit, scrubber } = this.#input;
     const index = step.spec.index;
@@ -184,11 +205,16 @@ export class ExternalSteps implements AsyncDisposable {
     emit(requestEvent(model, index, round, wire.request, scrubber));
     let response: ModelResponse;
     try {
+      // A replay that diverged stays diverged: a request after it (a client's retry, the agent
+      // going on) gets the first divergence again, which is the one the step's error names.
+      const diverged = step.providerError?.kind === REPLAY_DIVERGED ? step.providerError : undefined;
+      if (diverged !== undefined) throw diverged;
       response = await step.limits.race(model.complete(request, AbortSignal.any([step.limits.signal, agentSignal])));
     } catch (error) {
       const type = error instanceof ProviderError ? error.kind : step.limits.stopped ?? (error as Error).name;
       emit(failedResponseEvent(index, round, performance.now() - started, error instanceof ProviderError ? error.attempts : 1, type));
-      if (error instanceof ProviderError) step.providerError = error;
+      // The first failure is the step's: a later one is a consequence of it.
+      if (error instanceof ProviderError) step.providerError ??= error;
       throw error;
     }
     if (synthetic) {
@@ -209,6 +235,11 @@ export class ExternalSteps implements AsyncDisposable {
       return tool === undefined ? [] : [{ id: call.id, tool, args: call.args }];
     }));
     return response;
+  }
+
+  /** The step's time limit, with the start-up credit it has earned so far. */
+  #moveDeadline(step: OpenStep): void {
+    step.limits.moveDeadline(stepDeadline(step.spec.timeLimitMs, step.allowanceMs, step.marks));
   }
 
   async close(): Promise<void> {

@@ -308,7 +308,10 @@ export const stepEndShape = z.object({
    * `agent_failed` (the agent's failure) or `agent_stopped` (the agent's own message).
    */
   error: text.optional(),
-  /** An external agent's start-up within the step: from starting it to its first output (or its ACP handshake). */
+  /**
+   * An external agent's start-up within the step: from starting its process to its first model
+   * request, or to the step's end when it made none (exec: every step; acp: the session's first).
+   */
   agentStartupMs: ms.optional(),
 });
 

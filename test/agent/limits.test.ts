@@ -111,6 +111,43 @@ describe('StepLimits', () => {
     expect(getEventListeners(limits.signal, 'abort')).toHaveLength(0);
   });
 
+  it('moves the limit to a new time after the step started, later or earlier, on its own clock', () => {
+    using limits = new StepLimits(1_000, undefined, () => Date.now());
+    vi.advanceTimersByTime(400);
+    limits.moveDeadline(1_500);
+    vi.advanceTimersByTime(1_099);
+    expect(limits.stopped).toBeUndefined();
+    vi.advanceTimersByTime(1);
+    expect(limits.stopped).toBe('time_limit');
+    expect(limits.timeUp.aborted).toBe(true);
+
+    using sooner = new StepLimits(1_000, undefined, () => Date.now());
+    vi.advanceTimersByTime(100);
+    sooner.moveDeadline(300);
+    vi.advanceTimersByTime(199);
+    expect(sooner.stopped).toBeUndefined();
+    vi.advanceTimersByTime(1);
+    expect(sooner.stopped).toBe('time_limit');
+  });
+
+  it('stops at once when moved to a time already past, and stays stopped when moved after it stopped', () => {
+    using limits = new StepLimits(1_000, undefined, () => Date.now());
+    vi.advanceTimersByTime(500);
+    limits.moveDeadline(200);
+    vi.advanceTimersByTime(0);
+    expect(limits.stopped).toBe('time_limit');
+    limits.moveDeadline(10_000);
+    expect(limits.stopped).toBe('time_limit');
+    expect(limits.signal.aborted).toBe(true);
+  });
+
+  it('aborts timeUp for the limit only, not for an interrupt', () => {
+    const interrupt = new AbortController();
+    using limits = new StepLimits(1_000, interrupt.signal);
+    interrupt.abort();
+    expect([limits.signal.aborted, limits.timeUp.aborted]).toEqual([true, false]);
+  });
+
   it('clears its timer when disposed, so a finished step is never stopped late', () => {
     const limits = new StepLimits(1_000);
     limits[Symbol.dispose]();

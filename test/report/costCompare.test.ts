@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Pricing } from '../../src/models/prices.ts';
 import { compareCost } from '../../src/report/costCompare.ts';
 import type { Pairing } from '../../src/report/pairing.ts';
+import { sequentialTime } from './records.ts';
 import type { PassRecord, StepRun } from '../../src/report/passes.ts';
 
 /** $1 per million input, $0.10 cached read, $2 cache write, $10 per million output. */
@@ -12,11 +13,12 @@ const FREE = (why: string): Pricing => ({ status: 'free', model: 'synthetic:x', 
 const UNPRICED = (why: string): Pricing => ({ status: 'unpriced', model: 'openai:gpt-9', why });
 
 function step(over: Partial<StepRun> = {}): StepRun {
-  return {
+  const run: Omit<StepRun, 'time'> = {
     step: 0, passed: true, reason: 'answered', failedChecks: 0, ms: 1, startT: 0, endT: 1, answeredAt: undefined, calls: 0, sent: 0,
     outcomes: {} as StepRun['outcomes'], repeats: 0, repeatsSent: 0, deadCalls: 0, requests: 1, zeroToolRounds: 0, responses: 1,
     tokensIn: 0, tokensOut: 0, tokensInMissing: 0, tokensOutMissing: 0, cacheRead: 0, cacheWrite: 0, roundMs: [], tools: [], ...over,
   };
+  return { ...run, time: over.time ?? sequentialTime(run) };
 }
 
 function pass(steps: StepRun[], error?: string): PassRecord {

@@ -2,6 +2,7 @@
 // each figure can be counted on the page: no trace, no run folder, nothing but the arithmetic.
 import { describe, expect, it } from 'vitest';
 import { distribution, metrics, passClean, passErrored, passK, rate } from '../../src/report/metrics.ts';
+import { sequentialTime } from './records.ts';
 import type { PassRecord, StepRun, ToolTally } from '../../src/report/passes.ts';
 import type { Outcome } from '../../src/trace/index.ts';
 
@@ -13,11 +14,12 @@ function tally(tool: string, server: string, over: Partial<ToolTally>): ToolTall
 }
 
 function run(over: Partial<StepRun> = {}): StepRun {
-  return {
+  const run: Omit<StepRun, 'time'> = {
     step: 0, passed: true, reason: 'answered', failedChecks: 0, ms: 100, startT: 0, endT: 100, answeredAt: undefined,
     calls: 0, sent: 0, outcomes: outcomes(), repeats: 0, repeatsSent: 0, deadCalls: 0, requests: 1, zeroToolRounds: 0, responses: 1,
     tokensIn: 0, tokensOut: 0, tokensInMissing: 0, tokensOutMissing: 0, cacheRead: 0, cacheWrite: 0, roundMs: [], tools: [], ...over,
   };
+  return { ...run, time: over.time ?? sequentialTime(run) };
 }
 
 function pass(steps: StepRun[], over: Partial<PassRecord> = {}): PassRecord {
@@ -114,7 +116,7 @@ describe('metrics over step-runs', () => {
       requests: 2, responses: 2, tokensIn: 20, tokensOut: 2, tokensInMissing: 2, cacheRead: 2, roundMs: [60],
       tools: [tally('srv__a', 'alpha', { calls: 1, sent: 1, repeats: 1, repeatsSent: 1, outcomes: outcomes({ timeout: 1 }), ms: [40] })],
     }),
-    run({ ...errored(), ms: 1000, endT: 1000 }),
+    run({ passed: true, reason: 'errored', ms: 1000, endT: 1000 }),
     run({ passed: false, reason: 'time_limit', ms: 50, endT: 60 }),
   ];
 

@@ -100,6 +100,9 @@ describe('one pass, counted per step-run and per tool', () => {
     repeats: 2, repeatsSent: 1, deadCalls: 2, requests: 2, zeroToolRounds: 1, responses: 2, tokensIn: 100, tokensOut: 30,
     tokensInMissing: 1, tokensOutMissing: 0, cacheRead: 30, cacheWrite: 5, roundMs: [40, 60],
     passed: true, reason: 'answered', failedChecks: 0, ms: 20, endT: 21, answeredAt: 15,
+    // The step is [1, 21]; the responses (ms 40 and 60, ending at 4 and 11) cover [1, 11] once,
+    // and every call sent ends inside that: the model's ms are not the tools' too.
+    time: { startupMs: 0, modelMs: 10, toolMs: 0, otherMs: 10 },
     tools: [
       tool('srv__look', { deterministic: true, calls: 3, sent: 2, repeats: 1, deadCalls: 1,
         outcomes: outcomes({ failed: 1, ok: 1, short_circuited: 1 }), ms: [11, 12] }),
@@ -111,6 +114,7 @@ describe('one pass, counted per step-run and per tool', () => {
     step: 1, startT: 22, calls: 2, sent: 2, outcomes: outcomes({ ok: 2 }), repeats: 2, repeatsSent: 2, deadCalls: 0, requests: 1,
     zeroToolRounds: 0, responses: 1, tokensIn: 50, tokensOut: 0, tokensInMissing: 0, tokensOutMissing: 1, cacheRead: 0, cacheWrite: 0,
     roundMs: [30], passed: false, reason: 'ceiling', failedChecks: 2, ms: 18, endT: 40, answeredAt: undefined,
+    time: { startupMs: 0, modelMs: 5, toolMs: 0, otherMs: 13 },
     tools: [tool('srv__look', { deterministic: true, calls: 2, sent: 2, repeats: 2, repeatsSent: 2, outcomes: outcomes({ ok: 2 }), ms: [7, 8] })],
   };
 
@@ -261,5 +265,23 @@ describe("an external agent's start-up", () => {
     const steps = passes[0]!.steps;
     expect(steps[0]!.agentStartupMs).toBe(40);
     expect('agentStartupMs' in steps[1]!).toBe(false);
+  });
+
+  it('ends at the first model request, and splits the step once: start-up, model, tools, the rest', async () => {
+    const { passes } = await read(lines(
+      passStart(0), stepStart(0, 10), toolsList(20, 1, 1),
+      // Spawned at 100 (300 ms before its first request at 400).
+      request(0, 400, 3), response(0, 600, 1, 1, 200),
+      // Two calls at once, [600, 800] and [650, 850]: 250 ms of the step, not 400; and a request
+      // with no tools while the second runs, [800, 900]: the model's, not the tools'.
+      request(0, 800, 0), call(800, 1, 'srv__a', 'a', 'ok', 200), call(850, 1, 'srv__b', 'b', 'ok', 200), response(0, 900, 1, 1, 100),
+      stepEnd(0, 1010, 1000, { agentStartupMs: 300 }),
+      // An agent that never reached the model: its start-up runs to the step's end.
+      stepStart(1, 1020), stepEnd(1, 1100, 50, { agentStartupMs: 30 }),
+      passEnd(1200, { steps: 2 }),
+    ));
+    const [first, second] = passes[0]!.steps;
+    expect(first!.time).toEqual({ startupMs: 300, modelMs: 300, toolMs: 200, otherMs: 200 });
+    expect(second!.time).toEqual({ startupMs: 30, modelMs: 0, toolMs: 0, otherMs: 20 });
   });
 });

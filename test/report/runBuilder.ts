@@ -48,7 +48,10 @@ export interface PassSpec {
   error?: string;
 }
 
-/** One pass as JSONL: each step starts 1 ms after the last ended and lasts its `ms`; its other events sit 1 ms in. */
+/**
+ * One pass as JSONL: each step starts 1 ms after the last ended and lasts its `ms`; its listing
+ * and requests sit 1 ms in, its responses and calls follow one after another from there.
+ */
 export function passJsonl(spec: PassSpec): string {
   const lines: string[] = [];
   let t = 0;
@@ -66,19 +69,25 @@ export function passJsonl(spec: PassSpec): string {
       registered: 1, unavailable: 0, cached: 0, tools: 3, failed: [], ms: 1 });
     (s.requests ?? [3]).forEach((tools, round) => emit({ type: 'model.request', step, round, 'gen_ai.operation.name': 'chat',
       'gen_ai.provider.name': 'synthetic', 'gen_ai.request.model': 'x', tools, messages: 1, messageBytes: 10 }));
-    (s.tokens ?? []).forEach(([input, output, read, write], round) => emit({ type: 'model.response', step, round, 'gen_ai.usage.input_tokens': input,
-      'gen_ai.usage.output_tokens': output, ...(read === undefined ? {} : { 'gen_ai.usage.cache_read.input_tokens': read }),
-      ...(write === undefined ? {} : { 'gen_ai.usage.cache_creation.input_tokens': write }),
-      'gen_ai.response.finish_reasons': ['stop'], ms: s.roundMs?.[round] ?? 1, attempts: 1, textBytes: 1, toolCalls: [] }));
+    // Responses, then calls, one after another, each stamped when it ended (as the runner does).
+    let cursor = t;
+    (s.tokens ?? []).forEach(([input, output, read, write], round) => {
+      const ms = s.roundMs?.[round] ?? 1;
+      emit({ type: 'model.response', step, round, 'gen_ai.usage.input_tokens': input,
+        'gen_ai.usage.output_tokens': output, ...(read === undefined ? {} : { 'gen_ai.usage.cache_read.input_tokens': read }),
+        ...(write === undefined ? {} : { 'gen_ai.usage.cache_creation.input_tokens': write }),
+        'gen_ai.response.finish_reasons': ['stop'], ms, attempts: 1, textBytes: 1, toolCalls: [] }, (cursor += ms));
+    });
     for (const c of s.calls ?? []) {
       const name = c.tool ?? 'srv__tool';
       emit({ type: 'tool.call', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': name, turn: c.turn ?? step + 1, round: 0,
         server: c.server ?? (name.includes('__') ? name.split('__')[0]! : 'srv'),
         tool: name.split('__')[1] ?? name, key: c.key ?? 'k', outcome: c.outcome ?? 'ok', ms: c.ms ?? 1, argBytes: 2, resultBytes: 2,
-        ...(c.deterministic === undefined ? {} : { deterministic: c.deterministic }) });
+        ...(c.deterministic === undefined ? {} : { deterministic: c.deterministic }) }, (cursor += c.ms ?? 1));
     }
     const ms = s.ms ?? 100;
-    t = start + ms;
+    // A step whose rounds and calls outlast its `ms` ends when they do (its `ms` as given).
+    t = Math.max(start + ms, cursor);
     emit({ type: 'step.end', step, passed: s.passed ?? true, reason: s.reason ?? 'answered',
       failedChecks: s.passed === false ? [{ check: 'answer', why: 'no' }] : [], rounds: 1, calls: s.calls?.length ?? 0, ms,
       ...(s.answeredAfter === undefined ? {} : { answeredAt: start + s.answeredAfter }) });

@@ -52,21 +52,22 @@ describe('where the time goes', () => {
     expect(s.arms[0]!.rungs[0]!.steps[0]!.metrics.time.modelMs).toBe(1_000);
   });
 
-  it('never makes the rest negative when model and tools overlap the step ends (clocks differ)', async () => {
+  it('adds up to the step when its rounds and calls, as recorded, outlast it (clocks differ)', async () => {
+    // The step ends at 121 ms in (its rounds and calls: 1 + 90 + 30) with ms 100: [21, 121].
     const s = await summarize({ passes: [{ steps: [{ ms: 100, tokens: [[1, 1]], roundMs: [90], calls: [{ ms: 30 }] }] }] });
-    expect(overall(s).time).toMatchObject({ stepMs: 100, modelMs: 90, toolMs: 30, otherMs: 0 });
+    expect(overall(s).time).toMatchObject({ stepMs: 100, modelMs: 70, toolMs: 30, agentStartupMs: 0, otherMs: 0 });
   });
 });
 
 describe("an external agent's start-up in the split", () => {
-  it('is its own part, taken out of the rest, and zero for the built-in loop', async () => {
+  it('is its own part, and with the model, the tools and the rest adds up to the step time', async () => {
     const { timeSplit } = await import('../../src/report/timing.ts');
     const { stepRun } = await import('./records.ts');
-    const tool = { server: 's', tool: 't', calls: 1, sent: 1, ms: [100], outcomes: {} } as unknown as ReturnType<typeof stepRun>['tools'][number];
-    const external = timeSplit([stepRun(0, { ms: 1_000, roundMs: [300], tools: [tool], agentStartupMs: 250 }), stepRun(1, { ms: 500, agentStartupMs: 50 })]);
-    expect(external).toMatchObject({ stepMs: 1_500, modelMs: 300, toolMs: 100, agentStartupMs: 300, otherMs: 800 });
-    expect(timeSplit([stepRun(0, { ms: 1_000, roundMs: [300] })])).toMatchObject({ agentStartupMs: 0, otherMs: 700 });
-    // Never below zero when the parts overlap (a model round that outlasted the step's record).
-    expect(timeSplit([stepRun(0, { ms: 100, roundMs: [90], agentStartupMs: 50 })]).otherMs).toBe(0);
+    const external = timeSplit([
+      stepRun(0, { ms: 1_000, roundMs: [300], time: { startupMs: 250, modelMs: 300, toolMs: 100, otherMs: 350 } }),
+      stepRun(1, { ms: 500, time: { startupMs: 50, modelMs: 0, toolMs: 0, otherMs: 450 } }),
+    ]);
+    expect(external).toEqual({ stepRuns: 2, stepMs: 1_500, modelMs: 300, toolMs: 100, agentStartupMs: 300, otherMs: 800, modelRoundMs: { n: 1, p50: 300, p95: 300, max: 300 } });
+    expect(external.modelMs + external.toolMs + external.agentStartupMs + external.otherMs).toBe(external.stepMs);
   });
 });

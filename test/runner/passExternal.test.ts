@@ -4,6 +4,8 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAgentFile } from '../../src/agents/file.ts';
+import { emptyTraceTally, readPasses } from '../../src/report/passes.ts';
+import type { PassRecord } from '../../src/report/passes.ts';
 import { parseRung } from '../../src/rungs/load.ts';
 import { agentFactory } from '../../src/runner/agents.ts';
 import type { AgentFactory } from '../../src/runner/agents.ts';
@@ -57,4 +59,27 @@ describe('a pass run by an external agent', () => {
     const end = events.find((e) => e.type === 'step.end');
     expect(end).toMatchObject({ reason: 'agent_failed', passed: false, error: expect.stringContaining('3') });
   });
+
+  it("splits the step into the agent's start-up, the model, the tools and the rest, adding up to the step", async () => {
+    const tempRoot = await tempDir('ladder-pass-external-');
+    const tracePath = join(tempRoot, 'trace.jsonl');
+    // The example harness behind a 1 s start: the synthetic model answers it through the gateway.
+    const slow = new URL('../fixtures/agents/slow-agent.mjs', import.meta.url).pathname;
+    const file = parseAgentFile('slow.yaml', `name: slow\nkind: exec\ncommand: ${process.execPath}\nargs: [${JSON.stringify(slow)}, '{prompt}']\nenv: {FAKE_STARTUP_MS: '1000'}\n`);
+    const agent: AgentFactory = async (input) => ({ ...(await synthetic(input)), external: file });
+    const outcome = await runPass({ rung: RUNG, id, tracePath, agent, timeFactor: 0.01, mode: 'steps', tempRoot });
+    expect(outcome.passed).toBe(true);
+    const passes: PassRecord[] = [];
+    await readPasses(tempRoot, tracePath, emptyTraceTally(), (p) => passes.push(p));
+    const step = passes[0]!.steps[0]!;
+    const { startupMs, modelMs, toolMs, otherMs } = step.time;
+    // Start-up ends at the first model request, not at the first output (which came at the end).
+    expect(step.agentStartupMs).toBeGreaterThanOrEqual(1_000);
+    expect(startupMs).toBe(step.agentStartupMs);
+    expect(startupMs).toBeLessThan(step.ms);
+    expect(modelMs).toBeGreaterThan(0);
+    expect(toolMs).toBe(0);
+    expect(otherMs).toBeGreaterThan(0);
+    expect(startupMs + modelMs + toolMs + otherMs).toBeCloseTo(step.ms, 6);
+  }, 60_000);
 });

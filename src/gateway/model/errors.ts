@@ -4,6 +4,14 @@
 // long for the model stays a 400 with the words agents look for (Codex reads OpenAI's
 // `context_length_exceeded` code, Claude Code Anthropic's "prompt is too long"); a timeout is
 // 504; every other failure of the provider behind the gateway is 502.
+//
+// A replay that diverged is final: asking again gets the same answer, and an SDK that retried
+// would only make more rounds that diverge after the first (the step's error must name the
+// first). It is a 400, which none of the clients agents are built on retries (openai 6.49.0 and
+// @anthropic-ai/sdk 1.14.0, client.js shouldRetry: only 408, 409, 429 and 5xx; Gemini CLI
+// 0.61.0, isRetryableError: "if (error.status === 400) return false"), sent with
+// `x-should-retry: false`, the header both SDKs obey before looking at the status.
+import { REPLAY_DIVERGED } from '../../models/replay.ts';
 import { ProviderError } from '../../models/retry.ts';
 
 export interface FailureReply {
@@ -11,7 +19,12 @@ export interface FailureReply {
   readonly message: string;
   /** OpenAI's `code` for it, when OpenAI has one. */
   readonly code: string | null;
+  /** Asking again gets the same answer: sent with `x-should-retry: false`. */
+  readonly final?: true;
 }
+
+/** The header the OpenAI and Anthropic SDKs obey before their own retry rules. */
+export const FINAL_HEADERS: Readonly<Record<string, string>> = { 'x-should-retry': 'false' };
 
 /** OpenAI's 503 "overloaded" and Anthropic's 529 `overloaded_error` are one condition. */
 const OVERLOADED = new Set([503, 529]);
@@ -29,6 +42,7 @@ export function failureReply(err: unknown, anthropic: boolean): FailureReply {
     return { status: 400, message: anthropic ? `prompt is too long: ${err.message}` : err.message, code: 'context_length_exceeded' };
   }
   if (err.kind === 'timeout') return { status: 504, message: err.message, code: null };
+  if (err.kind === REPLAY_DIVERGED) return { status: 400, message: err.message, code: REPLAY_DIVERGED, final: true };
   return { status: 502, message: err.message, code: null };
 }
 

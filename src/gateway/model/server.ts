@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { ModelResponse } from '../../models/types.ts';
 import { tokenCheck } from './auth.ts';
 import { chatCodec } from './chat.ts';
-import { anthropicErrorBody, failureReply, openaiErrorBody } from './errors.ts';
+import { anthropicErrorBody, failureReply, FINAL_HEADERS, openaiErrorBody } from './errors.ts';
 import { messagesCodec } from './messages.ts';
 import { responsesCodec } from './responses.ts';
 import { eventSink } from './sse.ts';
@@ -85,7 +85,7 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
         response = await options.answer(request, { signal });
       } catch (err) {
         const failure = failureReply(err, anthropic);
-        sendJson(res, failure.status, codec.errorBody(failure.status, failure.message, null, failure.code));
+        sendJson(res, failure.status, codec.errorBody(failure.status, failure.message, null, failure.code), failure.final ? FINAL_HEADERS : {});
         return;
       }
       sendJson(res, 200, codec.reply(parsed, response));
@@ -109,7 +109,7 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
       if (signal.aborted && res.destroyed) return;
       const failure = failureReply(err, anthropic);
       if (!sink.opened) {
-        sendJson(res, failure.status, codec.errorBody(failure.status, failure.message, null, failure.code));
+        sendJson(res, failure.status, codec.errorBody(failure.status, failure.message, null, failure.code), failure.final ? FINAL_HEADERS : {});
         return;
       }
       writer.fail(failure.status, failure.message, failure.code);

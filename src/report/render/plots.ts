@@ -172,7 +172,7 @@ function timeSplit(input: PlotInput): Plot {
       tooltip: [{ field: 'part' }, { field: 'seconds', title: 's' }],
     },
   };
-  return { id: 'time-split', title: 'Where step time goes', caption: 'Each bar is one arm: the model\'s responses, the tool calls sent, and the rest of the step (the harness).', spec: spec as TopLevelSpec };
+  return { id: 'time-split', title: 'Where step time goes', caption: agent ? 'Each bar is one arm: the external agent\'s start-up, the model\'s responses, the tool calls sent, and the rest of the step (the agent\'s own work and the harness), each millisecond once.' : 'Each bar is one arm: the model\'s responses, the tool calls sent, and the rest of the step (the harness).', spec: spec as TopLevelSpec };
 }
 
 /** p50 to p95 (bar), p50 (dot) and max (tick) of the model per round and of each tool, per arm. */

@@ -1,0 +1,92 @@
+// An external agent's start-up (src/agents/startup.ts through src/runner/external.ts), with real
+// agent processes that start slowly: from starting the agent to its first model request is its
+// start-up, recorded per exec step and on an acp session's first step, and left out of the
+// step's time limit up to the allowance (the agent file's `startupAllowance`, else 30 s).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StepSpec } from '../../src/agent/index.ts';
+import { ExternalSteps } from '../../src/runner/external.ts';
+import { Scrubber } from '../../src/trace/index.ts';
+import { agentFile, ACP_AGENT } from '../agents/helpers.ts';
+import { FakeModel, ok, world } from '../agent/world.ts';
+
+const SLOW_AGENT = new URL('../fixtures/agents/slow-agent.mjs', import.meta.url).pathname;
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const undo of cleanup.splice(0).reverse()) await undo();
+});
+
+/** One pass of `file` over a lane with one tool (`wb__look`, 150 ms) and a model that calls it once, then answers. */
+async function externalPass(file: ReturnType<typeof agentFile>) {
+  const { lane, trace } = await world([{ name: 'look', handler: async () => (await new Promise((r) => setTimeout(r, 150)), ok('seen')) }]);
+  cleanup.push(() => lane.close());
+  const model = new FakeModel((request, n) => {
+    const tool = request.tools[0]?.name;
+    return n % 2 === 1 && tool !== undefined ? { calls: [{ name: tool }] } : { text: 'done' };
+  });
+  const root = mkdtempSync(join(tmpdir(), 'ladder-startup-'));
+  cleanup.push(() => rmSync(root, { recursive: true, force: true }));
+  const started = performance.now();
+  const steps = await ExternalSteps.open({
+    file, lane, model, emit: trace.emit, scrubber: new Scrubber(), workspace: join(root, 'ws'), scratch: root,
+    prompts: ['look', 'look again'], clock: () => performance.now() - started,
+  });
+  cleanup.push(() => steps.close());
+  return { steps, trace, model };
+}
+
+const spec = (index: number, timeLimitMs: number): StepSpec => ({ index, prompt: index === 0 ? 'look' : 'look again', ceiling: 5, timeLimitMs });
+
+function slowExec(startupMs: number, allowance?: number) {
+  return agentFile({
+    kind: 'exec', command: process.execPath, args: [SLOW_AGENT, '{prompt}'], env: { FAKE_STARTUP_MS: String(startupMs) },
+    ...(allowance === undefined ? {} : { startupAllowance: allowance }),
+  });
+}
+
+describe("an exec agent's start-up", () => {
+  it('is not charged to the time limit: an agent that starts past the limit still answers, and its start-up is recorded', async () => {
+    const { steps } = await externalPass(slowExec(2_500));
+    const result = await steps.runStep(spec(0, 2_000));
+    expect([result.reason, result.answer, result.rounds]).toEqual(['answered', 'done', 2]);
+    expect(result.agentStartupMs).toBeGreaterThanOrEqual(2_500);
+    // Past the limit in all, inside the limit once the start-up is left out.
+    expect(result.ms).toBeGreaterThan(2_000);
+    expect(result.ms - result.agentStartupMs!).toBeLessThan(2_000);
+  }, 60_000);
+
+  it('is charged past the allowance: with 1 s of it, a 3.5 s start-up runs out a 2 s limit at 3 s, before any request', async () => {
+    const { steps, model } = await externalPass(slowExec(3_500, 1));
+    const result = await steps.runStep(spec(0, 2_000));
+    expect([result.reason, result.rounds, model.requests.length]).toEqual(['time_limit', 0, 0]);
+    expect(result.ms).toBeGreaterThanOrEqual(3_000);
+    expect(result.ms).toBeLessThan(3_500);
+    // It never reached the model: its start-up is the whole time it ran.
+    expect(result.agentStartupMs).toBeGreaterThan(2_900);
+  }, 60_000);
+
+  it('counts again in every step, each a process of its own', async () => {
+    const { steps } = await externalPass(slowExec(1_000));
+    const first = await steps.runStep(spec(0, 20_000));
+    const second = await steps.runStep(spec(1, 20_000));
+    expect([first.reason, second.reason]).toEqual(['answered', 'answered']);
+    expect(first.agentStartupMs).toBeGreaterThanOrEqual(1_000);
+    expect(second.agentStartupMs).toBeGreaterThanOrEqual(1_000);
+  }, 60_000);
+});
+
+describe("an acp agent's start-up", () => {
+  it("is its session's, on its first step only, and is not charged to that step's limit", async () => {
+    const file = agentFile({ kind: 'acp', command: process.execPath, args: [ACP_AGENT, '--startup-ms=2500'] });
+    const { steps } = await externalPass(file);
+    const first = await steps.runStep({ ...spec(0, 2_000), prompt: 'model' });
+    expect([first.reason, first.answer]).toEqual(['answered', 'done']);
+    expect(first.agentStartupMs).toBeGreaterThanOrEqual(2_500);
+    const second = await steps.runStep({ ...spec(1, 2_000), prompt: 'model' });
+    expect(second.reason).toBe('answered');
+    expect(second.agentStartupMs).toBeUndefined();
+  }, 60_000);
+});
