@@ -23,12 +23,33 @@ interface Turn {
   readonly field: string;
 }
 
+/**
+ * A `{"role": "system"}` entry of `messages`, answered in the real API's words. The API takes one
+ * only on models with mid-conversation system messages ("Mid-conversation system messages": Claude
+ * Opus 4.8 only), never as messages.0; the model behind the gateway has no such channel, so it
+ * answers as a model without it. Claude Code 2.1.328 sends its environment block so for a model
+ * name it does not know, and re-sends without it when the 400 reads like one of these two
+ * (it matches "role ... system ... not supported" and "use the top-level ... system ... parameter
+ * for the initial system prompt"); any other wording makes it retry the same request and exit 1.
+ */
+function systemRole(r: BodyReader, i: number, afterTurn: boolean): never {
+  // the body the API sent Claude Code for a model without the feature (anthropics/claude-code#61412)
+  if (afterTurn) return r.refuse(SYSTEM_NOT_SUPPORTED, `messages.${i}.role`);
+  // as the API answered a leading one (LeenHawk/gproxy#209, quoting it)
+  return r.refuse(`messages.${i}: use the top-level 'system' parameter for the initial system prompt; the directive-only form (content: [] with output_config) is accepted at any position`, `messages.${i}`);
+}
+
+/** The API's words for a system entry after a turn, on a model without mid-conversation system messages. */
+export const SYSTEM_NOT_SUPPORTED = "role 'system' is not supported on this model";
+
 function turns(r: BodyReader, list: unknown[]): Turn[] {
   const out: Turn[] = [];
   for (const [i, item] of list.entries()) {
     const field = `messages.${i}`;
     const m = r.object(item, field);
-    if (m.role !== 'user' && m.role !== 'assistant') r.fail(`${field}.role`, `expected "user" or "assistant", got ${JSON.stringify(m.role)}`);
+    if (m.role === 'system') systemRole(r, i, out.length > 0);
+    // the API's validation wording (pydantic's, as Claude Code's fallback also reads it)
+    if (m.role !== 'user' && m.role !== 'assistant') r.refuse(`${field}.role: Input should be 'user' or 'assistant'`, `${field}.role`);
     const content = m.content;
     const blocks: Block[] =
       typeof content === 'string'
@@ -137,6 +158,12 @@ function parseTools(r: BodyReader, value: unknown): { tools: ToolSpec[]; otherTo
     if (t.type !== undefined && t.type !== null && t.type !== 'custom') {
       // server tools (web_search_20250305, code_execution_...) and Anthropic-defined client tools
       // (bash_..., text_editor_...): the agent's own, not functions the model calls through Ladder
+      otherTools.push(name);
+      continue;
+    }
+    if (t.defer_loading === true) {
+      // Tool search guide: a deferred tool is not loaded into the model's context until a tool
+      // search finds it, so the model cannot call it as offered (Claude Code's DeferredToolPlaceholder)
       otherTools.push(name);
       continue;
     }

@@ -123,8 +123,8 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
     const codec = ENDPOINTS[path];
     // an unknown path answers in the shape of the client that asked: Anthropic's sends anthropic-version
     const anthropic = codec ? codec.format === 'anthropic-messages' : req.headers['anthropic-version'] !== undefined;
-    const fail = (status: number, message: string, param: string | null = null, headers: Record<string, string> = {}) =>
-      sendJson(res, status, codec ? codec.errorBody(status, message, param) : anthropic ? anthropicErrorBody(status, message) : openaiErrorBody(status, message, param), headers);
+    const fail = (status: number, message: string, param: string | null = null, headers: Record<string, string> = {}, code: string | null = null) =>
+      sendJson(res, status, codec ? codec.errorBody(status, message, param, code) : anthropic ? anthropicErrorBody(status, message) : openaiErrorBody(status, message, param, code), headers);
     if (!authorized(req.headers)) return fail(401, TOKEN_WANTED);
     if (path === '/v1/models' && method === 'GET') return sendJson(res, 200, modelList(options.model, anthropic));
     if (codec === undefined) return fail(404, `${method} ${path}: not served here; the model gateway serves ${SERVED}`);
@@ -142,7 +142,7 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
     try {
       parsed = codec.parse(json, req.headers);
     } catch (err) {
-      if (err instanceof WireRequestError) return fail(err.status, err.message, err.param);
+      if (err instanceof WireRequestError) return fail(err.status, err.message, err.param, {}, err.code);
       throw err;
     }
     await answer(codec, parsed, res);
