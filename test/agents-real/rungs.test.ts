@@ -1,4 +1,4 @@
-// The real agents on the ladder: Codex over exec and Codex through codex-acp over ACP, each on
+// The real agents on the ladder: Codex over exec, Codex through codex-acp over ACP and Claude Code over exec, each on
 // three rungs, both arms of each rung's declared effect, the rung's own synthetic pathology
 // behind the model gateway. Every trace must be whole, the breaker's refusals must reach the
 // agent on `on` and not on `off`, and the paired comparison must show each declared effect
@@ -14,10 +14,18 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RUNGS = ['rungs/review-dead-browser.yaml', 'rungs/config-from-catalog.yaml', 'rungs/fails-twice-then-works.yaml'];
 const OUT = fileURLToPath(new URL('../../.cache/agents-real/', import.meta.url));
 
-describe.each(['codex', 'codex-acp'])('%s on three rungs', (agent) => {
+/**
+ * Claude Code's start-up (spawn to its first model request) was 8 to 16 s a step on the 2-core
+ * machine under a load of about 38, and every step of a first run hit the 20 s floor of the step's
+ * time limit before any model request. Until a step's start-up is kept out of its time limit, it
+ * runs at a time factor that leaves room for it, two passes at a time.
+ */
+const SLOW_START: Readonly<Record<string, { timeFactor: number; concurrency: number }>> = { 'claude-code': { timeFactor: 0.5, concurrency: 2 } };
+
+describe.each(['codex', 'codex-acp', 'claude-code'])('%s on three rungs', (agent) => {
   it("shows each rung's declared effect, with whole traces and the breaker's refusals on on only", async () => {
     const out = join(OUT, `calibrate-${agent}-${Date.now()}`);
-    const rows = await calibrate({ rungs: RUNGS, cwd: ROOT, agent, out, progress: process.stderr });
+    const rows = await calibrate({ rungs: RUNGS, cwd: ROOT, agent, out, progress: process.stderr, ...SLOW_START[agent] });
     expect(rows.map((r) => `${r.rung}: ${r.ok ? 'ok' : 'NOT THERE'} (${r.text})`)).toEqual(rows.map((r) => `${r.rung}: ok (${r.text})`));
     const refused = new Map<string, number>();
     const folder = join(out, 'arms-0');
@@ -35,5 +43,5 @@ describe.each(['codex', 'codex-acp'])('%s on three rungs', (agent) => {
     }
     expect(refused.get('review-dead-browser/on')).toBeGreaterThan(0);
     expect(refused.get('review-dead-browser/off')).toBe(0);
-  }, 900_000);
+  }, 3_600_000);
 });
