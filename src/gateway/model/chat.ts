@@ -78,7 +78,7 @@ function parseMessages(r: BodyReader, list: unknown[]): ChatMessage[] {
       const id = r.string(m.tool_call_id, `${field}.tool_call_id`);
       const toolName = open.get(id);
       if (toolName === undefined) {
-        // the API's words (its spelling), as seen in its 400s (openai/openai-python and agent threads)
+        // the API's words (its spelling), as its 400s read when quoted in agent and SDK threads
         r.refuse("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", `messages.[${i}].role`);
       }
       open.delete(id);

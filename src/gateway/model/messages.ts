@@ -23,6 +23,9 @@ interface Turn {
   readonly field: string;
 }
 
+/** The API's words for a system entry after a turn, on a model without mid-conversation system messages. */
+const SYSTEM_NOT_SUPPORTED = "role 'system' is not supported on this model";
+
 /**
  * A `{"role": "system"}` entry of `messages`, answered in the real API's words. The API takes one
  * only on models with mid-conversation system messages ("Mid-conversation system messages": Claude
@@ -38,9 +41,6 @@ function systemRole(r: BodyReader, i: number, afterTurn: boolean): never {
   // as the API answered a leading one (LeenHawk/gproxy#209, quoting it)
   return r.refuse(`messages.${i}: use the top-level 'system' parameter for the initial system prompt; the directive-only form (content: [] with output_config) is accepted at any position`, `messages.${i}`);
 }
-
-/** The API's words for a system entry after a turn, on a model without mid-conversation system messages. */
-export const SYSTEM_NOT_SUPPORTED = "role 'system' is not supported on this model";
 
 function turns(r: BodyReader, list: unknown[]): Turn[] {
   const out: Turn[] = [];
@@ -78,7 +78,7 @@ function resultText(r: BodyReader, content: unknown, field: string): string {
 
 /**
  * The API's words for tool_use blocks left without their tool_result: `at` is the assistant turn
- * that made them (as seen in its 400s, e.g. anthropics/anthropic-sdk-python and many agent threads).
+ * that made them (as its 400s read when quoted in agent and gateway threads).
  */
 function unanswered(r: BodyReader, at: string, ids: Iterable<string>): never {
   return r.refuse(`${at}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${[...ids].join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`, at);
