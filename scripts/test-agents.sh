@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CACHE=.cache/agents
-PINS=("@openai/codex@0.171.0" "@zed-industries/codex-acp@0.16.0")
+PINS=("@openai/codex@0.171.0" "@zed-industries/codex-acp@0.16.0" "@anthropic-ai/claude-code@2.1.328")
 
 installed() {
   local name=${1%@*} want=${1##*@}

@@ -157,4 +157,22 @@ describe('the MCP gateway of a pass', () => {
     const { http } = await gatewayOver(server);
     await expect(agentClient(http, 'wrong')).rejects.toThrow(/401|Invalid bearer token/);
   });
+
+  it("answers a 2026-07-28 server/discover probe 400 with a JSON-RPC error and opens no session, so a client falls back to initialize", async () => {
+    // Claude Code 2.1.328 sends this first and sends initialize at once on the 400 (docs/agent.md).
+    const server = new ScriptedServer([]);
+    const { http } = await gatewayOver(server);
+    const probe = { jsonrpc: '2.0', id: 'server-discover-probe-1', method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } };
+    const res = await fetch(http.url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(probe),
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    expect(await res.json()).toStrictEqual({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: no Mcp-Session-Id; start with an initialize request' }, id: null });
+    expect(http.sessions()).toBe(0);
+    await agentClient(http);
+    expect(http.sessions()).toBe(1);
+  });
 });

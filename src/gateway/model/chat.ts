@@ -78,15 +78,14 @@ function parseMessages(r: BodyReader, list: unknown[]): ChatMessage[] {
       const id = r.string(m.tool_call_id, `${field}.tool_call_id`);
       const toolName = open.get(id);
       if (toolName === undefined) {
-        r.fail(`${field}.tool_call_id`, `${JSON.stringify(id)} answers no tool call of the assistant message before it; a tool message must answer one of that message's tool_calls by its id`);
+        // the API's words (its spelling), as its 400s read when quoted in agent and SDK threads
+        r.refuse("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", `messages.[${i}].role`);
       }
       open.delete(id);
       messages.push({ role: 'tool', toolCallId: id, toolName, content: textOf(r, m.content, `${field}.content`) });
       continue;
     }
-    if (open.size > 0) {
-      r.fail(`${field}.role`, `the tool calls ${[...open.keys()].join(', ')} have no tool message answering them; send one for each before the next ${JSON.stringify(role)} message`);
-    }
+    if (open.size > 0) unanswered(r, i, open.keys());
     switch (role) {
       case 'system':
       case 'developer':
@@ -108,28 +107,30 @@ function parseMessages(r: BodyReader, list: unknown[]): ChatMessage[] {
       case 'function':
         r.fail(`${field}.role`, '"function" messages are the deprecated form of function calling; send "tool" messages with a tool_call_id');
       default:
-        r.fail(`${field}.role`, `expected "system", "developer", "user", "assistant" or "tool", got ${JSON.stringify(role)}`);
+        r.refuse(`Invalid value: ${JSON.stringify(String(role)).replace(/^"|"$/g, "'")}. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`, `${field}.role`, 'invalid_value');
     }
   }
-  if (open.size > 0) {
-    r.fail(`messages[${list.length - 1}]`, `the tool calls ${[...open.keys()].join(', ')} have no tool message answering them; send one for each`);
-  }
+  if (open.size > 0) unanswered(r, list.length, open.keys());
   return messages;
+}
+
+/** The API's words for tool calls no tool message answers, at the message after them (as seen in its 400s). */
+function unanswered(r: BodyReader, at: number, ids: Iterable<string>): never {
+  return r.refuse(`An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...ids].join(', ')}`, `messages.[${at}].role`);
 }
 
 function parse(raw: unknown): ParsedRequest {
   const r: BodyReader = new BodyReader(ENDPOINT);
   const body = r.object(raw, 'body');
-  if (body.messages === undefined && body.input !== undefined) {
-    r.fail('messages', 'required; this body has "input", which is the Responses API: post it to /v1/responses');
-  }
-  if (body.system !== undefined) {
-    r.fail('system', 'not a Chat Completions field (it is Anthropic Messages\'): post Messages bodies to /v1/messages, or send the system prompt as a message with role "system"');
-  }
+  // The API's own words for each (as its 400s read; the API reference names the rules, not the wording):
+  // a field it does not know (an Anthropic body's `system`), the model, then messages
+  if (body.system !== undefined) r.refuse('Unrecognized request argument supplied: system', null);
+  if (body.model === undefined) r.refuse('you must provide a model parameter', null);
   const model = r.model(body);
-  const list = r.array(r.required(body, 'messages', 'an array of at least one message'), 'messages');
+  if (body.messages === undefined) r.refuse("Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter');
+  const list = r.array(body.messages, 'messages');
   // API reference: messages has a minimum length of 1
-  if (list.length === 0) r.fail('messages', 'must hold at least one message');
+  if (list.length === 0) r.refuse("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", 'messages', 'empty_array');
   if (body.functions !== undefined) r.fail('functions', 'the deprecated form of function calling; send "tools" of type "function"');
   // one answer is what the callback gives; n > 1 asks for several
   if (body.n !== undefined && body.n !== null && body.n !== 1) r.fail('n', `only 1 choice is served, got ${JSON.stringify(body.n)}`);

@@ -1,5 +1,6 @@
-// Reading a request body field by field. Every refusal is one line naming the endpoint and the
-// field as the provider's own errors do (`messages[2].tool_call_id`), and what to send instead.
+// Reading a request body field by field. A refusal is the provider's own message where its API
+// has one for the case (`refuse`), else one line of Ladder's naming the endpoint and the field as
+// the provider's errors do (`messages[2].tool_call_id`), and what to send instead (`fail`).
 import { WireRequestError } from './types.ts';
 
 export type Json = Record<string, unknown>;
@@ -14,8 +15,17 @@ export class BodyReader {
     readonly endpoint: string,
   ) {}
 
+  /** A refusal in Ladder's words, where the provider has none for the case: endpoint, field, what to send instead. */
   fail(field: string, problem: string): never {
     throw new WireRequestError(`${this.endpoint}: ${field}: ${problem}`, field);
+  }
+
+  /**
+   * A refusal in the provider's own words (its `message`, and for OpenAI its `param` and `code`),
+   * for a case its API answers so: a client's recovery may key on that wording.
+   */
+  refuse(message: string, param: string | null, code: string | null = null, status = 400): never {
+    throw new WireRequestError(message, param, status, code);
   }
 
   object(value: unknown, field: string): Json {

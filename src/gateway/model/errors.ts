@@ -61,10 +61,12 @@ export function anthropicErrorType(status: number): string {
   }
 }
 
-/** OpenAI's `error.type` for a status, as its API sends them. */
+/**
+ * OpenAI's `error.type` for a status, as its API sends them: a bad key (401) and a path or model it
+ * does not know (404) are `invalid_request_error` too, with the case in `code` (invalid_api_key,
+ * model_not_found). Its 429s name the limit (`requests`, `tokens`); Ladder's says rate_limit_error.
+ */
 export function openaiErrorType(status: number): string {
-  if (status === 401) return 'authentication_error';
-  if (status === 404) return 'not_found_error';
   if (status === 429) return 'rate_limit_error';
   if (status >= 500) return 'server_error';
   return 'invalid_request_error';

@@ -23,12 +23,33 @@ interface Turn {
   readonly field: string;
 }
 
+/** The API's words for a system entry after a turn, on a model without mid-conversation system messages. */
+const SYSTEM_NOT_SUPPORTED = "role 'system' is not supported on this model";
+
+/**
+ * A `{"role": "system"}` entry of `messages`, answered in the real API's words. The API takes one
+ * only on models with mid-conversation system messages ("Mid-conversation system messages": Claude
+ * Opus 4.8 only), never as messages.0; the model behind the gateway has no such channel, so it
+ * answers as a model without it. Claude Code 2.1.328 sends its environment block so for a model
+ * name it does not know, and re-sends without it when the 400 reads like one of these two
+ * (it matches "role ... system ... not supported" and "use the top-level ... system ... parameter
+ * for the initial system prompt"); any other wording makes it retry the same request and exit 1.
+ */
+function systemRole(r: BodyReader, i: number, afterTurn: boolean): never {
+  // the body the API sent Claude Code for a model without the feature (anthropics/claude-code#61412)
+  if (afterTurn) return r.refuse(SYSTEM_NOT_SUPPORTED, `messages.${i}.role`);
+  // as the API answered a leading one (LeenHawk/gproxy#209, quoting it)
+  return r.refuse(`messages.${i}: use the top-level 'system' parameter for the initial system prompt; the directive-only form (content: [] with output_config) is accepted at any position`, `messages.${i}`);
+}
+
 function turns(r: BodyReader, list: unknown[]): Turn[] {
   const out: Turn[] = [];
   for (const [i, item] of list.entries()) {
     const field = `messages.${i}`;
     const m = r.object(item, field);
-    if (m.role !== 'user' && m.role !== 'assistant') r.fail(`${field}.role`, `expected "user" or "assistant", got ${JSON.stringify(m.role)}`);
+    if (m.role === 'system') systemRole(r, i, out.length > 0);
+    // the API's validation wording (pydantic's, as Claude Code's fallback also reads it)
+    if (m.role !== 'user' && m.role !== 'assistant') r.refuse(`${field}.role: Input should be 'user' or 'assistant'`, `${field}.role`);
     const content = m.content;
     const blocks: Block[] =
       typeof content === 'string'
@@ -55,18 +76,34 @@ function resultText(r: BodyReader, content: unknown, field: string): string {
     .join('\n');
 }
 
-function userTurn(r: BodyReader, turn: Turn, asked: Map<string, string>): ChatMessage[] {
+/**
+ * The API's words for tool_use blocks left without their tool_result: `at` is the assistant turn
+ * that made them (as its 400s read when quoted in agent and gateway threads).
+ */
+function unanswered(r: BodyReader, at: string, ids: Iterable<string>): never {
+  return r.refuse(`${at}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${[...ids].join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`, at);
+}
+
+/** The tool_use blocks of the last assistant turn still to be answered: id to tool name, and that turn's field. */
+interface Asked {
+  readonly ids: Map<string, string>;
+  readonly at: string;
+}
+
+function userTurn(r: BodyReader, turn: Turn, asked: Asked): ChatMessage[] {
   const results: ChatMessage[] = [];
   const texts: string[] = [];
+  const expected = asked.ids.size;
   for (const { block, field } of turn.blocks) {
     if (block.type === 'tool_result') {
-      // tool-use guide: "tool_result blocks must come FIRST in the content array"
-      if (texts.length > 0) r.fail(field, 'tool_result blocks must come first in a user turn, before any text');
+      // tool-use guide: "tool_result blocks must come FIRST in the content array"; the API's words
+      // for it as seen in its 400s (apify/tester-mcp-client#12)
+      if (texts.length > 0) r.refuse(`${turn.field}: Did not find ${expected} tool_result block(s) at the beginning of this message. Messages following tool_use blocks must begin with a matching number of tool_result blocks.`, turn.field);
       const id = r.string(block.tool_use_id, `${field}.tool_use_id`);
-      const toolName = asked.get(id);
+      const toolName = asked.ids.get(id);
       // tool-use guide: "tool_result blocks must immediately follow their corresponding tool_use blocks"
-      if (toolName === undefined) r.fail(`${field}.tool_use_id`, `${JSON.stringify(id)} answers no tool_use block of the assistant turn before it; each tool_result must answer one of that turn's tool_use blocks`);
-      asked.delete(id);
+      if (toolName === undefined) r.refuse(`${field}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`, `${field}.tool_use_id`);
+      asked.ids.delete(id);
       const isError = r.optionalBoolean(block.is_error, `${field}.is_error`);
       results.push({ role: 'tool', toolCallId: id, toolName, content: resultText(r, block.content, `${field}.content`), ...(isError ? { isError } : {}) });
     } else if (block.type === 'text') {
@@ -75,14 +112,12 @@ function userTurn(r: BodyReader, turn: Turn, asked: Map<string, string>): ChatMe
       r.fail(`${field}.type`, `${JSON.stringify(block.type)} blocks are not served in a user turn: the model gateway carries text and tool_result blocks only`);
     }
   }
-  if (asked.size > 0) {
-    // the same guide: every tool_use is answered by a tool_result in the next message
-    r.fail(turn.field, `the tool_use blocks ${[...asked.keys()].join(', ')} have no tool_result in this turn; answer each before anything else`);
-  }
+  // the same guide: every tool_use is answered by a tool_result in the next message
+  if (asked.ids.size > 0) unanswered(r, asked.at, asked.ids.keys());
   return [...results, ...(texts.length > 0 ? [{ role: 'user' as const, content: texts.join('\n') }] : [])];
 }
 
-function assistantTurn(r: BodyReader, turn: Turn, asked: Map<string, string>): ChatMessage {
+function assistantTurn(r: BodyReader, turn: Turn, asked: Asked): ChatMessage {
   const texts: string[] = [];
   const calls: ToolCall[] = [];
   const thinking: ThinkingBlock[] = [];
@@ -95,7 +130,7 @@ function assistantTurn(r: BodyReader, turn: Turn, asked: Map<string, string>): C
         const id = r.string(block.id, `${field}.id`);
         const name = r.string(block.name, `${field}.name`);
         calls.push({ id, name, args: r.object(block.input, `${field}.input`) });
-        asked.set(id, name);
+        asked.ids.set(id, name);
         break;
       }
       case 'thinking': {
@@ -140,12 +175,20 @@ function parseTools(r: BodyReader, value: unknown): { tools: ToolSpec[]; otherTo
       otherTools.push(name);
       continue;
     }
+    if (t.defer_loading === true) {
+      // Tool search guide: a deferred tool is not loaded into the model's context until a tool
+      // search finds it, so the model cannot call it as offered (Claude Code's DeferredToolPlaceholder)
+      otherTools.push(name);
+      continue;
+    }
     // API reference: a custom tool's input_schema is required
-    const schema = r.object(r.required(t, 'input_schema', 'a JSON Schema object', `tools.${i}.input_schema`), `tools.${i}.input_schema`);
+    if (t.input_schema === undefined) r.refuse(`tools.${i}.custom.input_schema: Field required`, `tools.${i}.input_schema`);
+    const schema = r.object(t.input_schema, `tools.${i}.input_schema`);
     tools.push({ name, description: r.optionalString(t.description, `tools.${i}.description`) ?? '', inputSchema: schema });
     fields.push({ name, field: `tools.${i}.name` });
   }
-  uniqueTools(r, fields);
+  // Messages API reference, tools: "Tool names must be unique"
+  uniqueTools(r, fields, () => r.refuse('tools: Tool names must be unique.', 'tools'));
   return { tools, otherTools };
 }
 
@@ -153,28 +196,30 @@ function parse(raw: unknown, headers: Readonly<Record<string, string | string[] 
   const r: BodyReader = new BodyReader(ENDPOINT);
   // Versioning (platform.claude.com/docs/en/api/versioning): "When making API requests, you must
   // send an anthropic-version request header"; the API refuses a request without it
-  if (headers['anthropic-version'] === undefined) r.fail('anthropic-version', 'header required (the API version date, e.g. 2023-06-01; the Anthropic SDK sends it)');
+  if (headers['anthropic-version'] === undefined) r.refuse('anthropic-version: header is required', 'anthropic-version');
   const body = r.object(raw, 'body');
-  if (body.messages === undefined && body.input !== undefined) r.fail('messages', 'required; this body has "input", which is OpenAI Responses: post it to /v1/responses');
+  // API reference: model, max_tokens and messages are required; the API says so as its validator
+  // does ("max_tokens: Field required"), field by field
+  for (const key of ['model', 'max_tokens', 'messages']) if (body[key] === undefined) r.refuse(`${key}: Field required`, key);
   const model = r.model(body);
-  // API reference: max_tokens is required
-  const maxTokens = r.optionalNumber(r.required(body, 'max_tokens', 'the most tokens to generate, a number'), 'max_tokens')!;
-  if (!(Number.isInteger(maxTokens) && maxTokens >= 1)) r.fail('max_tokens', `expected an integer of at least 1, got ${maxTokens}`);
-  const list = r.array(r.required(body, 'messages', 'an array of at least one message'), 'messages');
-  if (list.length === 0) r.fail('messages', 'must hold at least one message');
+  const maxTokens = r.optionalNumber(body.max_tokens, 'max_tokens')!;
+  // API reference: "x >= 1"; said in the validator's words (not checked against a real answer)
+  if (!(Number.isInteger(maxTokens) && maxTokens >= 1)) r.refuse(`max_tokens: Input should be ${Number.isInteger(maxTokens) ? 'greater than or equal to 1' : 'a valid integer'}`, 'max_tokens');
+  const list = r.array(body.messages, 'messages');
+  if (list.length === 0) r.refuse('messages: at least one message is required', 'messages');
   const system = systemText(r, body.system);
   const messages: ChatMessage[] = system === undefined ? [] : [{ role: 'system', content: system }];
-  let asked = new Map<string, string>();
+  let asked: Asked = { ids: new Map(), at: 'messages' };
   for (const turn of turns(r, list)) {
     if (turn.role === 'user') {
       messages.push(...userTurn(r, turn, asked));
     } else {
-      if (asked.size > 0) r.fail(turn.field, `the tool_use blocks ${[...asked.keys()].join(', ')} have no tool_result after them; answer each in the next user turn`);
-      asked = new Map();
+      if (asked.ids.size > 0) unanswered(r, asked.at, asked.ids.keys());
+      asked = { ids: new Map(), at: turn.field };
       messages.push(assistantTurn(r, turn, asked));
     }
   }
-  if (asked.size > 0) r.fail(`messages.${list.length - 1}`, `the tool_use blocks ${[...asked.keys()].join(', ')} have no tool_result after them; answer each in a user turn`);
+  if (asked.ids.size > 0) unanswered(r, asked.at, asked.ids.keys());
   const { tools, otherTools } = parseTools(r, body.tools);
   const temperature = r.optionalNumber(body.temperature, 'temperature');
   const options: SamplingOptions = { maxTokens, ...(temperature === undefined ? {} : { temperature }) };

@@ -146,7 +146,7 @@ function parseInput(r: BodyReader, input: unknown, instructions: string | undefi
         const toolName = calls.get(id);
         // the API answers "No tool call found for function call output with call_id ..." when the
         // call is not in the input, which with nothing stored is always the case for a call left out
-        if (toolName === undefined) r.fail(`${field}.call_id`, `no function_call with call_id ${JSON.stringify(id)} comes before this output; send the call in input too`);
+        if (toolName === undefined) r.refuse(`No tool call found for function call output with call_id ${id}.`, 'input');
         answered.add(id);
         messages.push({ role: 'tool', toolCallId: id, toolName, content: outputText(r, item.output, `${field}.output`) });
         turn = undefined;
@@ -167,7 +167,7 @@ function parseInput(r: BodyReader, input: unknown, instructions: string | undefi
   }
   // the API answers "No tool output found for function call ..." for a call with no output
   const unanswered = [...calls.keys()].filter((id) => !answered.has(id));
-  if (unanswered.length > 0) r.fail('input', `the function calls ${unanswered.join(', ')} have no function_call_output; send one for each`);
+  if (unanswered.length > 0) r.refuse(`No tool output found for function call ${unanswered[0]}.`, 'input');
   return messages.map((m) => (m.role === 'assistant' ? tidyTurn(m) : m));
 }
 
@@ -188,9 +188,9 @@ function parse(raw: unknown): ParsedRequest {
   }
   if (body.prompt !== undefined && body.prompt !== null) r.fail('prompt', 'prompt templates live on OpenAI\'s servers; send the instructions and input themselves');
   if (body.background === true) r.fail('background', 'background responses need a stored response to poll; send the request with background false');
-  if (body.input === undefined && body.messages !== undefined) {
-    r.fail('input', 'required; this body has "messages", which is Chat Completions (post it to /v1/chat/completions) or Anthropic Messages (/v1/messages)');
-  }
+  // a field the Responses API does not know (a Chat Completions or Messages body's), in its words
+  if (body.messages !== undefined) r.refuse("Unknown parameter: 'messages'.", 'messages', 'unknown_parameter');
+  if (body.model === undefined) r.refuse("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
   const model = r.model(body);
   const input = r.required(body, 'input', 'a string or an array of input items');
   const instructions = r.optionalString(body.instructions, 'instructions');

@@ -26,7 +26,25 @@ const ENDPOINTS: Readonly<Record<string, WireCodec>> = {
 
 const SERVED = 'POST /v1/chat/completions, POST /v1/responses and POST /v1/messages';
 
-const TOKEN_WANTED = 'missing or wrong token: send the token Ladder gave this pass as "Authorization: Bearer <token>" or "x-api-key: <token>"';
+/**
+ * A missing or wrong key (the pass token), in the provider's words, so an agent reads it as the
+ * auth failure it is: Anthropic's 401 authentication_error "invalid x-api-key", OpenAI's
+ * "You didn't provide an API key..." or "Incorrect API key provided: ..." (with the key masked, as
+ * OpenAI masks it, and its code invalid_api_key). As their 401s read; the error pages name the
+ * status and type, not the wording.
+ */
+function tokenRefusal(anthropic: boolean, headers: IncomingMessage['headers']): { message: string; code: string | null } {
+  if (anthropic) return { message: 'invalid x-api-key', code: null };
+  const given = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1]?.trim() ?? [headers['x-api-key']].flat()[0];
+  if (given === undefined || given === '') {
+    return {
+      message: "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.",
+      code: null,
+    };
+  }
+  const masked = given.length > 8 ? `${given.slice(0, 3)}${'*'.repeat(given.length - 7)}${given.slice(-4)}` : '*'.repeat(given.length);
+  return { message: `Incorrect API key provided: ${masked}. You can find your API key at https://platform.openai.com/account/api-keys.`, code: 'invalid_api_key' };
+}
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
@@ -123,11 +141,15 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
     const codec = ENDPOINTS[path];
     // an unknown path answers in the shape of the client that asked: Anthropic's sends anthropic-version
     const anthropic = codec ? codec.format === 'anthropic-messages' : req.headers['anthropic-version'] !== undefined;
-    const fail = (status: number, message: string, param: string | null = null, headers: Record<string, string> = {}) =>
-      sendJson(res, status, codec ? codec.errorBody(status, message, param) : anthropic ? anthropicErrorBody(status, message) : openaiErrorBody(status, message, param), headers);
-    if (!authorized(req.headers)) return fail(401, TOKEN_WANTED);
+    const fail = (status: number, message: string, param: string | null = null, headers: Record<string, string> = {}, code: string | null = null) =>
+      sendJson(res, status, codec ? codec.errorBody(status, message, param, code) : anthropic ? anthropicErrorBody(status, message) : openaiErrorBody(status, message, param, code), headers);
+    if (!authorized(req.headers)) {
+      const refusal = tokenRefusal(anthropic, req.headers);
+      return fail(401, refusal.message, null, {}, refusal.code);
+    }
     if (path === '/v1/models' && method === 'GET') return sendJson(res, 200, modelList(options.model, anthropic));
-    if (codec === undefined) return fail(404, `${method} ${path}: not served here; the model gateway serves ${SERVED}`);
+    // OpenAI's words for a path it does not serve; Anthropic's are not documented, so Ladder's
+    if (codec === undefined) return fail(404, anthropic ? `${method} ${path}: not served here; the model gateway serves ${SERVED}` : `Invalid URL (${method} ${path})`);
     if (method !== 'POST') return fail(405, `${method} ${path}: only POST is served here`, null, { allow: 'POST' });
     const body = await readBody(req, maxBodyBytes);
     const endpoint = `POST ${path}`;
@@ -136,13 +158,15 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
     try {
       json = JSON.parse(body.bytes.toString('utf8'));
     } catch (err) {
+      // OpenAI's words for it (as its 400s read); Anthropic's are not documented, so Ladder's
+      if (!anthropic) return fail(400, "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)");
       return fail(400, `${endpoint}: the body is not JSON (${(err as Error).message})`);
     }
     let parsed: ParsedRequest;
     try {
       parsed = codec.parse(json, req.headers);
     } catch (err) {
-      if (err instanceof WireRequestError) return fail(err.status, err.message, err.param);
+      if (err instanceof WireRequestError) return fail(err.status, err.message, err.param, {}, err.code);
       throw err;
     }
     await answer(codec, parsed, res);

@@ -16,11 +16,12 @@ export function argumentsText(call: { args: Readonly<Record<string, unknown>>; r
  * documents it ("Tool names must be unique", Messages API); for the OpenAI formats it is what a
  * flattened namespace name could collide with.
  */
-export function uniqueTools(reader: BodyReader, offered: readonly { readonly name: string; readonly field: string }[]): void {
+export function uniqueTools(reader: BodyReader, offered: readonly { readonly name: string; readonly field: string }[], refuse?: () => never): void {
   const seen = new Map<string, string>();
   for (const { name, field } of offered) {
     const first = seen.get(name);
-    if (first !== undefined) reader.fail(field, `tool name ${JSON.stringify(name)} is offered twice (first at ${first}); tool names must be unique`);
+    // `refuse`: the provider's own words, where it has them; else Ladder's, naming both fields
+    if (first !== undefined) (refuse ?? (() => reader.fail(field, `tool name ${JSON.stringify(name)} is offered twice (first at ${first}); tool names must be unique`)))();
     seen.set(name, field);
   }
 }

@@ -55,6 +55,8 @@ export class WireRequestError extends Error {
     /** The field at fault, as the provider's own `param` would name it. */
     readonly param: string | null = null,
     readonly status = 400,
+    /** OpenAI's `code` for it (`missing_required_parameter`, `invalid_value`...), when OpenAI has one. */
+    readonly code: string | null = null,
   ) {
     super(message);
   }

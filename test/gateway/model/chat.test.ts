@@ -145,33 +145,35 @@ describe('model gateway: Chat Completions', () => {
     expect(text).toBe('Hello.');
   });
 
+  // Each refusal in the API's own words, param and code (docs/models.md lists where each wording is from).
   it.each([
     [
       'a tool message answering no call',
       { model: 'm', messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'call_9', content: 'r' }] },
-      'POST /v1/chat/completions: messages[1].tool_call_id: "call_9" answers no tool call of the assistant message before it; a tool message must answer one of that message\'s tool_calls by its id',
-      'messages[1].tool_call_id',
+      "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", 'messages.[1].role', null,
     ],
     [
       'a call left unanswered',
       { model: 'm', messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] }, { role: 'user', content: 'and?' }] },
-      'POST /v1/chat/completions: messages[2].role: the tool calls call_1 have no tool message answering them; send one for each before the next "user" message',
-      'messages[2].role',
+      "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: call_1", 'messages.[2].role', null,
     ],
     [
-      'an Anthropic Messages body',
-      { model: 'm', max_tokens: 100, system: 'Be brief.', messages: [{ role: 'user', content: 'x' }] },
-      'POST /v1/chat/completions: system: not a Chat Completions field (it is Anthropic Messages\'): post Messages bodies to /v1/messages, or send the system prompt as a message with role "system"',
-      'system',
+      'a call left unanswered at the end',
+      { model: 'm', messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] }] },
+      "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: call_1", 'messages.[2].role', null,
     ],
-    ['no model', { messages: [{ role: 'user', content: 'x' }] }, 'POST /v1/chat/completions: model: required (the model name, a string)', 'model'],
-    ['no messages', { model: 'm' }, 'POST /v1/chat/completions: messages: required (an array of at least one message)', 'messages'],
-    ['an image part', { model: 'm', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:' } }] }] }, 'POST /v1/chat/completions: messages[0].content[0].type: "image_url" parts are not served: the model gateway carries text only (parts of type text)', 'messages[0].content[0].type'],
-  ])('refuses %s with a 400 naming the field', async (_name, body, message, param) => {
+    ['an Anthropic Messages body', { model: 'm', max_tokens: 100, system: 'Be brief.', messages: [{ role: 'user', content: 'x' }] }, 'Unrecognized request argument supplied: system', null, null],
+    ['no model', { messages: [{ role: 'user', content: 'x' }] }, 'you must provide a model parameter', null, null],
+    ['no messages', { model: 'm' }, "Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter'],
+    ['no message in messages', { model: 'm', messages: [] }, "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", 'messages', 'empty_array'],
+    ['a role it does not know', { model: 'm', messages: [{ role: 'human', content: 'x' }] }, "Invalid value: 'human'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.", 'messages[0].role', 'invalid_value'],
+    // Ladder's own words: the API takes images, the model gateway carries text only
+    ['an image part', { model: 'm', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:' } }] }] }, 'POST /v1/chat/completions: messages[0].content[0].type: "image_url" parts are not served: the model gateway carries text only (parts of type text)', 'messages[0].content[0].type', null],
+  ])('refuses %s with a 400 in the API\'s words', async (_name, body, message, param, code) => {
     await using fx = await gatewayAnswering([() => modelResponse()]);
     const error = await client(fx.gateway.openaiBaseUrl).chat.completions.create(body as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((error as InstanceType<typeof OpenAI.BadRequestError>).error).toStrictEqual({ message, type: 'invalid_request_error', param, code: null });
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).error).toStrictEqual({ message, type: 'invalid_request_error', param, code });
     expect(fx.seen).toStrictEqual([]);
   });
 

@@ -131,44 +131,41 @@ describe('model gateway: Anthropic Messages', () => {
     expect(text).toContain('"delta":{"stop_reason":"max_tokens","stop_sequence":null}');
   });
 
+  // Each refusal in the API's own words (docs/models.md lists where each wording is from).
+  const toolTurn = { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }] };
   it.each([
+    ['no anthropic-version header', {}, { model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }, 'anthropic-version: header is required'],
+    ['no max_tokens', { 'anthropic-version': '2023-06-01' }, { model: 'c', messages: [{ role: 'user', content: 'x' }] }, 'max_tokens: Field required'],
+    ['no model', { 'anthropic-version': '2023-06-01' }, { max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }, 'model: Field required'],
+    ['a max_tokens of 0', { 'anthropic-version': '2023-06-01' }, { model: 'c', max_tokens: 0, messages: [{ role: 'user', content: 'x' }] }, 'max_tokens: Input should be greater than or equal to 1'],
+    ['no message', { 'anthropic-version': '2023-06-01' }, { model: 'c', max_tokens: 5, messages: [] }, 'messages: at least one message is required'],
+    ['a Responses body', { 'anthropic-version': '2023-06-01' }, { model: 'c', max_tokens: 5, input: 'x' }, 'messages: Field required'],
     [
-      'no anthropic-version header',
-      {},
-      { model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] },
-      'POST /v1/messages: anthropic-version: header required (the API version date, e.g. 2023-06-01; the Anthropic SDK sends it)',
-    ],
-    [
-      'no max_tokens',
-      { 'anthropic-version': '2023-06-01' },
-      { model: 'c', messages: [{ role: 'user', content: 'x' }] },
-      'POST /v1/messages: max_tokens: required (the most tokens to generate, a number)',
-    ],
-    [
-      'a tool_result answering no tool_use',
-      { 'anthropic-version': '2023-06-01' },
+      'a tool_result answering no tool_use', { 'anthropic-version': '2023-06-01' },
       { model: 'c', max_tokens: 5, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'r' }] }] },
-      'POST /v1/messages: messages.0.content.0.tool_use_id: "toolu_x" answers no tool_use block of the assistant turn before it; each tool_result must answer one of that turn\'s tool_use blocks',
+      'messages.0.content.0: unexpected `tool_use_id` found in `tool_result` blocks: toolu_x. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.',
     ],
     [
-      'text before a tool_result',
-      { 'anthropic-version': '2023-06-01' },
-      {
-        model: 'c', max_tokens: 5,
-        messages: [
-          { role: 'user', content: 'x' },
-          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }] },
-          { role: 'user', content: [{ type: 'text', text: 'here' }, { type: 'tool_result', tool_use_id: 'toolu_1', content: 'r' }] },
-        ],
-      },
-      'POST /v1/messages: messages.2.content.1: tool_result blocks must come first in a user turn, before any text',
+      'text before a tool_result', { 'anthropic-version': '2023-06-01' },
+      { model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'x' }, toolTurn, { role: 'user', content: [{ type: 'text', text: 'here' }, { type: 'tool_result', tool_use_id: 'toolu_1', content: 'r' }] }] },
+      'messages.2: Did not find 1 tool_result block(s) at the beginning of this message. Messages following tool_use blocks must begin with a matching number of tool_result blocks.',
     ],
     [
-      'a Responses body',
-      { 'anthropic-version': '2023-06-01' },
-      { model: 'c', max_tokens: 5, input: 'x' },
-      'POST /v1/messages: messages: required; this body has "input", which is OpenAI Responses: post it to /v1/responses',
+      'a tool_use with no tool_result after it', { 'anthropic-version': '2023-06-01' },
+      { model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'x' }, toolTurn, { role: 'user', content: 'go on' }] },
+      'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_1. Each `tool_use` block must have a corresponding `tool_result` block in the next message.',
     ],
+    [
+      'a tool_use that ends the conversation', { 'anthropic-version': '2023-06-01' },
+      { model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'x' }, toolTurn] },
+      'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_1. Each `tool_use` block must have a corresponding `tool_result` block in the next message.',
+    ],
+    ['a system entry leading messages', { 'anthropic-version': '2023-06-01' }, { model: 'c', max_tokens: 5, messages: [{ role: 'system', content: 'env' }, { role: 'user', content: 'x' }] }, "messages.0: use the top-level 'system' parameter for the initial system prompt; the directive-only form (content: [] with output_config) is accepted at any position"],
+    // Claude Code's environment block for a model name it does not know: this wording is what makes it re-send without it
+    ['a system entry after the prompt', { 'anthropic-version': '2023-06-01' }, { model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'x' }, { role: 'system', content: [{ type: 'text', text: 'env' }] }] }, "role 'system' is not supported on this model"],
+    ['a role it does not know', { 'anthropic-version': '2023-06-01' }, { model: 'c', max_tokens: 5, messages: [{ role: 'tool', content: 'x' }] }, "messages.0.role: Input should be 'user' or 'assistant'"],
+    ['two tools of one name', { 'anthropic-version': '2023-06-01' }, { model: 'c', max_tokens: 5, tools: [READ_TOOL, READ_TOOL], messages: [{ role: 'user', content: 'x' }] }, 'tools: Tool names must be unique.'],
+    ['a custom tool without input_schema', { 'anthropic-version': '2023-06-01' }, { model: 'c', max_tokens: 5, tools: [{ name: 'f' }], messages: [{ role: 'user', content: 'x' }] }, 'tools.0.custom.input_schema: Field required'],
   ])('refuses %s with a 400 in Anthropic\'s error body', async (_name, headers, body, message) => {
     await using fx = await gatewayAnswering([() => modelResponse()]);
     const res = await fetch(`${fx.gateway.anthropicBaseUrl}/v1/messages`, {
@@ -177,6 +174,16 @@ describe('model gateway: Anthropic Messages', () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toStrictEqual({ type: 'error', error: { type: 'invalid_request_error', message } });
     expect(fx.seen).toStrictEqual([]);
+  });
+
+  it('leaves a deferred tool out of what the model is offered, as the API loads it only when a tool search finds it', async () => {
+    await using fx = await gatewayAnswering([() => modelResponse({ text: 'ok' })]);
+    const placeholder = { name: 'DeferredToolPlaceholder', description: 'never call this tool', input_schema: { type: 'object', properties: {} }, defer_loading: true };
+    await fetch(`${fx.gateway.anthropicBaseUrl}/v1/messages`, {
+      method: 'POST', headers: { 'x-api-key': TOKEN, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: 'c', max_tokens: 5, tools: [placeholder, READ_TOOL], messages: [{ role: 'user', content: 'x' }] }),
+    });
+    expect(fx.seen.map((r) => [r.request.tools.map((t) => t.name), r.otherTools])).toStrictEqual([[['fs__read'], ['DeferredToolPlaceholder']]]);
   });
 
   it('answers an overloaded provider with 529 overloaded_error, which the SDK reads as such', async () => {

@@ -162,37 +162,29 @@ describe('model gateway: Responses', () => {
     expect(completed).toMatchObject([{ type: 'message', content: [{ type: 'output_text', text: 'Working.' }] }]);
   });
 
+  // In the API's own words, param and code where it has them; Ladder's where it has none (docs/models.md).
   it.each([
     [
+      // Ladder's: the API would answer from its store; the model gateway keeps none
       'previous_response_id',
       { model: 'm', input: 'x', previous_response_id: 'resp_1' },
-      'POST /v1/responses: previous_response_id: needs responses stored by the server, which the model gateway does not keep; send the whole conversation in input with store: false',
+      'POST /v1/responses: previous_response_id: needs responses stored by the server, which the model gateway does not keep; send the whole conversation in input with store: false', 'previous_response_id', null,
     ],
+    ['an output answering no call', { model: 'm', input: [{ type: 'function_call_output', call_id: 'call_x', output: 'r' }] }, 'No tool call found for function call output with call_id call_x.', 'input', null],
+    ['a call with no output', { model: 'm', input: [{ role: 'user', content: 'x' }, { type: 'function_call', call_id: 'call_y', name: 'f', arguments: '{}' }] }, 'No tool output found for function call call_y.', 'input', null],
+    ['a Chat Completions body', { model: 'm', messages: [{ role: 'user', content: 'x' }] }, "Unknown parameter: 'messages'.", 'messages', 'unknown_parameter'],
+    ['no model', { input: 'x' }, "Missing required parameter: 'model'.", 'model', 'missing_required_parameter'],
     [
-      'an output answering no call',
-      { model: 'm', input: [{ type: 'function_call_output', call_id: 'call_x', output: 'r' }] },
-      'POST /v1/responses: input[0].call_id: no function_call with call_id "call_x" comes before this output; send the call in input too',
-    ],
-    [
-      'a call with no output',
-      { model: 'm', input: [{ role: 'user', content: 'x' }, { type: 'function_call', call_id: 'call_y', name: 'f', arguments: '{}' }] },
-      'POST /v1/responses: input: the function calls call_y have no function_call_output; send one for each',
-    ],
-    [
-      'a Chat Completions body',
-      { model: 'm', messages: [{ role: 'user', content: 'x' }] },
-      'POST /v1/responses: input: required; this body has "messages", which is Chat Completions (post it to /v1/chat/completions) or Anthropic Messages (/v1/messages)',
-    ],
-    [
+      // Ladder's: a flattened namespace name the API would keep apart
       'a namespaced tool that collides with a function',
       { model: 'm', input: 'x', tools: [{ type: 'function', name: 'mcp__a__b' }, { type: 'namespace', name: 'mcp__a', tools: [{ type: 'function', name: 'b' }] }] },
-      'POST /v1/responses: tools[1].tools[0].name: tool name "mcp__a__b" is offered twice (first at tools[0].name); tool names must be unique',
+      'POST /v1/responses: tools[1].tools[0].name: tool name "mcp__a__b" is offered twice (first at tools[0].name); tool names must be unique', 'tools[1].tools[0].name', null,
     ],
-  ])('refuses %s with a 400 naming the field', async (_name, body, message) => {
+  ])('refuses %s with a 400 in OpenAI\'s error body', async (_name, body, message, param, code) => {
     await using fx = await gatewayAnswering([() => modelResponse()]);
     const res = await post(fx.gateway.openaiBaseUrl, body);
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(message);
+    expect(await res.json()).toStrictEqual({ error: { message, type: 'invalid_request_error', param, code } });
     expect(fx.seen).toStrictEqual([]);
   });
 

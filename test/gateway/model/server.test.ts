@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { startModelGateway } from '../../../src/gateway/model/index.ts';
 import { gatewayAnswering, modelResponse, signal, TOKEN } from './fixture.ts';
 
-const TOKEN_WANTED = 'missing or wrong token: send the token Ladder gave this pass as "Authorization: Bearer <token>" or "x-api-key: <token>"';
+// A missing or wrong pass token in each provider's words: OpenAI's masks the key it was given.
+const NO_KEY = "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.";
+const openaiRefusal: Record<string, { message: string; code: string | null }> = {
+  'no token': { message: NO_KEY, code: null },
+  'a wrong bearer token': { message: 'Incorrect API key provided: ****. You can find your API key at https://platform.openai.com/account/api-keys.', code: 'invalid_api_key' },
+  'a wrong x-api-key': { message: 'Incorrect API key provided: pas*********f3ax. You can find your API key at https://platform.openai.com/account/api-keys.', code: 'invalid_api_key' },
+};
 
 const json = { 'content-type': 'application/json' };
 
@@ -19,14 +25,14 @@ describe('model gateway: the server', () => {
     ['no token', {}],
     ['a wrong bearer token', { authorization: 'Bearer nope' }],
     ['a wrong x-api-key', { 'x-api-key': `${TOKEN}x` }],
-  ])('refuses %s with 401 in the endpoint\'s error shape, before reading the body', async (_name, headers) => {
+  ])('refuses %s with 401 in the provider\'s words, before reading the body', async (name, headers) => {
     await using fx = await gatewayAnswering([() => modelResponse()]);
     const chat = await fetch(`${fx.gateway.openaiBaseUrl}/chat/completions`, { method: 'POST', headers: { ...json, ...headers }, body: 'not even json' });
     expect(chat.status).toBe(401);
-    expect(await chat.json()).toStrictEqual({ error: { message: TOKEN_WANTED, type: 'authentication_error', param: null, code: null } });
+    expect(await chat.json()).toStrictEqual({ error: { ...openaiRefusal[name], type: 'invalid_request_error', param: null } });
     const messages = await fetch(`${fx.gateway.anthropicBaseUrl}/v1/messages`, { method: 'POST', headers: { ...json, ...headers }, body: '{}' });
     expect(messages.status).toBe(401);
-    expect(await messages.json()).toStrictEqual({ type: 'error', error: { type: 'authentication_error', message: TOKEN_WANTED } });
+    expect(await messages.json()).toStrictEqual({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
     expect(fx.seen).toStrictEqual([]);
   });
 
@@ -37,15 +43,21 @@ describe('model gateway: the server', () => {
     expect(res.status).toBe(200);
   });
 
-  it('answers a path it does not serve with 404 naming the path and the three endpoints', async () => {
+  it('answers a path it does not serve with 404 in OpenAI\'s words, and in Ladder\'s to an Anthropic client', async () => {
     await using fx = await gatewayAnswering([() => modelResponse()]);
     const res = await fetch(`${fx.gateway.openaiBaseUrl}/completions`, { method: 'POST', headers: { ...json, authorization: `Bearer ${TOKEN}` }, body: '{}' });
     expect(res.status).toBe(404);
     expect(await res.json()).toStrictEqual({
       error: {
-        message: 'POST /v1/completions: not served here; the model gateway serves POST /v1/chat/completions, POST /v1/responses and POST /v1/messages',
-        type: 'not_found_error', param: null, code: null,
+        message: 'Invalid URL (POST /v1/completions)',
+        type: 'invalid_request_error', param: null, code: null,
       },
+    });
+    const anthropic = await fetch(`${fx.gateway.anthropicBaseUrl}/v1/complete`, { method: 'POST', headers: { ...json, 'x-api-key': TOKEN, 'anthropic-version': '2023-06-01' }, body: '{}' });
+    expect(anthropic.status).toBe(404);
+    expect(await anthropic.json()).toStrictEqual({
+      type: 'error',
+      error: { type: 'not_found_error', message: 'POST /v1/complete: not served here; the model gateway serves POST /v1/chat/completions, POST /v1/responses and POST /v1/messages' },
     });
   });
 
@@ -64,12 +76,19 @@ describe('model gateway: the server', () => {
     expect(await anthropic.json()).toMatchObject({ data: [{ type: 'model', id: 'gpt-agent' }], has_more: false });
   });
 
-  it('refuses a body that is not JSON with 400 naming the endpoint', async () => {
+  it('refuses a body that is not JSON with 400: OpenAI\'s words to an OpenAI client, Ladder\'s naming the endpoint to an Anthropic one', async () => {
     await using fx = await gatewayAnswering([() => modelResponse()]);
     const res = await fetch(`${fx.gateway.openaiBaseUrl}/responses`, { method: 'POST', headers: { ...json, authorization: `Bearer ${TOKEN}` }, body: '{"model": ' });
     expect(res.status).toBe(400);
-    const { error } = (await res.json()) as { error: { message: string } };
-    expect(error.message).toMatch(/^POST \/v1\/responses: the body is not JSON \(.+\)$/);
+    expect(await res.json()).toStrictEqual({
+      error: {
+        message: "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)",
+        type: 'invalid_request_error', param: null, code: null,
+      },
+    });
+    const anthropic = await fetch(`${fx.gateway.anthropicBaseUrl}/v1/messages`, { method: 'POST', headers: { ...json, 'x-api-key': TOKEN, 'anthropic-version': '2023-06-01' }, body: '{"model": ' });
+    const { error } = (await anthropic.json()) as { error: { message: string } };
+    expect(error.message).toMatch(/^POST \/v1\/messages: the body is not JSON \(.+\)$/);
   });
 
   it('refuses a body over maxBodyBytes with 413, whether its length is declared or it arrives in chunks', async () => {
