@@ -171,7 +171,7 @@ const MECHANISMS: NamedMutation[] = [
   },
   {
     name: 'a failed call is not remembered', file: BREAKER,
-    edits: [{ search: 'this.#failures.set(slot, { turn: this.#turn, round, error });', replace: '' }],
+    edits: [{ search: 'this.#failures.set(slot, { failure: { turn: this.#turn, round, error }, incarnation });', replace: '' }],
     breaks: 'an identical call that failed is sent again in the same turn', why: 'the dead tool re-sent six times in one turn', tests: BREAKER_TESTS,
   },
   {
@@ -179,7 +179,7 @@ const MECHANISMS: NamedMutation[] = [
     breaks: 'a call that failed in an earlier turn is refused in this one', why: 'a recovered tool stays refused for the whole pass', tests: BREAKER_TESTS,
   },
   {
-    name: 'refusal keeps the last failure', file: BREAKER, edits: [{ search: '    if (this.#failures.has(slot)) return;\n', replace: '' }],
+    name: 'refusal keeps the last failure', file: BREAKER, edits: [{ search: '    if (held !== undefined && held.incarnation >= incarnation) return;\n', replace: '' }],
     breaks: 'the refusal names the latest failure, not the first', why: 'the model is told the wrong round', tests: BREAKER_TESTS,
   },
   {
@@ -191,6 +191,19 @@ const MECHANISMS: NamedMutation[] = [
     name: 'refusal without the recorded error', file: BREAKER,
     edits: [{ search: 'text: `${failure.error}\\n${line}`', replace: 'text: line' }],
     breaks: 'the model gets no error back for a refused call', why: 'a refusal with no reason reads as a broken harness', tests: BREAKER_TESTS,
+  },
+  {
+    name: 'the incarnation ignored', file: BREAKER,
+    edits: [{ search: 'if (held === undefined || held.incarnation !== incarnation) return { allowed: true };', replace: 'if (held === undefined) return { allowed: true };' }],
+    breaks: 'an identical call that failed is refused for the rest of the turn even after its server was restarted',
+    why: 'ladder gateway restarted a crashed server in 3 s and still refused the call it had failed until the turn ended',
+    tests: [...BREAKER_TESTS, 'test/lane/pipeline.test.ts'],
+  },
+  {
+    name: 'a restart keeps the incarnation', file: LANE,
+    edits: [{ search: 'this.#incarnations.set(name, this.incarnation(name) + 1);', replace: '' }],
+    breaks: 'the lane tells the breaker the restarted server is the one that failed',
+    why: 'the gateway refuses, until the turn ends, a call its restart has repaired', tests: ['test/lane/breaker.test.ts', 'test/gateway/standalone.test.ts'],
   },
   {
     name: 'circuit never opens', file: CIRCUIT,
