@@ -790,8 +790,8 @@ const NEW_MODULES: NamedMutation[] = [
   },
   {
     name: 'the streak counts any error', file: 'src/runner/streak.ts',
-    edits: [{ search: 'if (streak?.cause !== errored.cause) streak = { cause: errored.cause, ids: [] };', replace: 'streak ??= { cause: errored.cause, ids: [] };' }],
-    breaks: 'three unrelated failures in a row stop the run as an outage', why: 'a flaky server and a 500 give up a run the provider was serving', tests: ['test/runner/streak.test.ts'],
+    edits: [{ search: 'if (streak?.by !== errored.by) streak = { by: errored.by, ids: [] };', replace: 'streak ??= { by: errored.by, ids: [] };' }],
+    breaks: 'three errored passes failed by different parties stop the run as one outage', why: 'a flaky server and a 500 give up a run the provider was serving', tests: ['test/runner/streak.test.ts'],
   },
   {
     name: 'secrets replaced in the order given', file: 'src/trace/scrub.ts',
