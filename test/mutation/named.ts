@@ -834,6 +834,11 @@ const NEW_MODULES: NamedMutation[] = [
     breaks: 'a busy HTTP client holds a listener per request until garbage collection', why: 'a long-lived gateway prints a MaxListenersExceededWarning per request past 1,500', tests: ['test/lane/httpTransport.test.ts'],
   },
   {
+    name: 'a session its client left is held for ever', file: 'src/gateway/mcp/http.ts',
+    edits: [{ search: 'session.idle = setTimeout(() => expire(id, session), idleMs).unref();', replace: '' }],
+    breaks: 'a session whose client left without DELETE is never ended', why: 'a long-lived gateway fills its 64 sessions with clients that are gone, then refuses new ones', tests: ['test/gateway/sessions.test.ts'],
+  },
+  {
     name: 'a resource subscribed upstream once per session', file: 'src/gateway/passThrough.ts',
     edits: [{ search: 'if (count === 0) await this.#resourceClient(uri).subscribeResource({ uri });', replace: 'await this.#resourceClient(uri).subscribeResource({ uri });' }],
     breaks: 'a second session subscribing to a URI subscribes the upstream again', why: 'and the first session to leave unsubscribes it for all', tests: ['test/gateway/passThrough.test.ts'],
