@@ -23,6 +23,11 @@
 // - no process is left afterwards (ps), restarts are counted (GET /status) and match the crashes;
 // - p50 and p99 per call, through the gateway and through the bare proxy.
 //
+// - clients that leave without DELETE are not held: after the calls, LEAVERS clients each open a
+//   session, make a call and close (the SDK's close() sends no DELETE, as the v2 client's does
+//   not); the gateway runs with a session idle time of SESSION_IDLE_S, and the sessions it holds
+//   at the end (GET /status) are the soak's own client's one, none of theirs.
+//
 // The arm is `circuit=off`: with the circuit on, a crash's cut calls open the server's circuit
 // for its 60 s cool-down and every call after the first crash is an instant "unavailable",
 // so the upstreams would crash once and the soak would measure nothing but refusals. With it
@@ -82,6 +87,15 @@ const BARE_PROXY = join(ROOT, 'bench', 'fixtures', 'bareProxy.mjs');
 const START_WAIT_MS = 60_000;
 /** The whole soak's bound: it stops by itself even if something hangs. */
 const SOAK_CAP_MS = 8 * 60_000;
+
+/** Clients that open a session, make one call and leave without DELETE. */
+const LEAVERS = 40;
+/**
+ * The gateway's session idle time in the soak: short, so the soak waits seconds for the leavers'
+ * sessions to end, and longer than a bare block takes, while the soak's own client idles with its
+ * GET stream open (which alone keeps its session).
+ */
+const SESSION_IDLE_S = 3;
 
 /** Calls per side before the counted ones, so both ends of the RSS comparison are warm. */
 const WARMUP_CALLS = 1_000;
@@ -307,7 +321,7 @@ export async function benchGatewaySoak(options: GatewaySoakOptions = {}): Promis
       mkdirSync(dir);
       const servers = serversFile(dir, upstreams, crashEvery);
       const args = label === 'gateway'
-        ? [join(ROOT, 'bin', 'ladder.js'), 'gateway', '--servers', servers, '--transport', 'http', '--port', '0', '--arm', 'circuit=off', '--trace', join(dir, 'trace')]
+        ? [join(ROOT, 'bin', 'ladder.js'), 'gateway', '--servers', servers, '--transport', 'http', '--port', '0', '--arm', 'circuit=off', '--trace', join(dir, 'trace'), '--session-idle', String(SESSION_IDLE_S)]
         : [BARE_PROXY, servers];
       const { child, url, warnings, gcLines } = await startChild(args, label);
       const client = new Client({ name: 'soak', version: '1.0.0' });
@@ -337,6 +351,20 @@ export async function benchGatewaySoak(options: GatewaySoakOptions = {}): Promis
     for (let i = 0; i < 100 && final.upstreams.some((u) => u.state !== 'up'); i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       final = await status(gateway.url);
+    }
+    // Clients that leave without DELETE: their sessions are held until the idle time ends them.
+    for (let k = 0; k < LEAVERS; k += 1) {
+      const leaver = new Client({ name: `leaver-${k}`, version: '1.0.0' });
+      await leaver.connect(httpClientTransport(gateway.url));
+      await leaver.callTool({ name: `u${k % upstreams}__work`, arguments: { seq: calls + WARMUP_CALLS + k } }, undefined, { timeout: hangTimeoutMs }).catch(() => undefined);
+      await leaver.close();
+    }
+    const sessionsAfterLeavers = (await status(gateway.url)).sessions ?? NaN;
+    let sessionsHeld = sessionsAfterLeavers;
+    const leftBy = performance.now() + (SESSION_IDLE_S + 5) * 1000;
+    while (sessionsHeld > 1 && performance.now() < leftBy) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      sessionsHeld = (await status(gateway.url)).sessions ?? NaN;
     }
     // A cancellation is written a moment after the client gave up.
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -380,6 +408,7 @@ export async function benchGatewaySoak(options: GatewaySoakOptions = {}): Promis
       orphans > 0 ? `${orphans} processes left: ${ps.join(' | ')}` : '',
       gateway.warnings.count > 0 ? `the gateway printed ${gateway.warnings.count} warnings, the first: ${gateway.warnings.first}` : '',
       restarts !== g.crashes ? `${restarts} restarts in /status for ${g.crashes} crashes` : '',
+      sessionsHeld !== 1 ? `${sessionsHeld} sessions held ${SESSION_IDLE_S + 5} s after ${LEAVERS} clients left without DELETE (1 expected: the soak's own)` : '',
     ].filter((p) => p !== '');
     const figures: Record<string, number | string> = {
       gatewaySoakVerdict: problems.length === 0 ? 'pass' : `fail: ${problems.join('; ')}`,
@@ -398,6 +427,8 @@ export async function benchGatewaySoak(options: GatewaySoakOptions = {}): Promis
       gatewaySoakHeapAfterGcFirstHalfMb: heapHalves(gateway)[0], gatewaySoakHeapAfterGcSecondHalfMb: heapHalves(gateway)[1],
       gatewaySoakHeapAfterGcGrowthMb: r1(heapGrowth(gateway)), gatewaySoakFullCollections: gateway.heap.length,
       gatewaySoakBareHeapAfterGcGrowthMb: r1(heapGrowth(bare)),
+      gatewaySoakLeavers: LEAVERS, gatewaySoakSessionIdleS: SESSION_IDLE_S,
+      gatewaySoakSessionsAfterLeavers: sessionsAfterLeavers, gatewaySoakSessionsHeld: sessionsHeld,
       gatewaySoakOrphans: orphans, gatewaySoakGatewayWarnings: gateway.warnings.count,
       gatewaySoakP50Ms: g.p50Ms, gatewaySoakP99Ms: g.p99Ms, gatewaySoakAnsweredP50Ms: g.answeredP50Ms, gatewaySoakAnsweredP99Ms: g.answeredP99Ms,
       gatewaySoakBareP50Ms: b.p50Ms, gatewaySoakBareP99Ms: b.p99Ms, gatewaySoakBareAnsweredP50Ms: b.answeredP50Ms, gatewaySoakBareAnsweredP99Ms: b.answeredP99Ms,

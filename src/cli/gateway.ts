@@ -14,6 +14,7 @@ export interface GatewayArgs {
   content: 'none' | 'full';
   deterministic?: string[] | undefined;
   otlp?: string | undefined;
+  sessionIdle?: number | undefined;
 }
 
 interface StatusArgs {
@@ -104,6 +105,7 @@ export const gatewayCommand: CommandModule<object, GatewayArgs> = {
       .option('trace', { type: 'string', describe: 'A folder: write every listing and call as trace events, rotated by size' })
       .option('content', { choices: ['none', 'full'] as const, default: 'none' as const, describe: 'Trace content: none (hashes and byte counts) or full' })
       .option('otlp', { type: 'string', describe: "An OTLP/HTTP collector: each turn's spans, named as ladder export names a run's, sent as the turn ends" })
+      .option('session-idle', { type: 'number', describe: 'HTTP: end a session whose client has had nothing open this many seconds (default 600; 0: only on DELETE)' })
       .option('deterministic', { type: 'string', array: true, describe: 'Tools (server__tool) whose repeats may be short-circuited' }) as unknown as Argv<GatewayArgs>,
   handler: async (args) => {
     if (args.servers === undefined) return mistake('ladder gateway', 'give --servers FILE: a JSON file with "mcpServers", e.g. --servers ~/.cursor/mcp.json');
@@ -118,6 +120,7 @@ export const gatewayCommand: CommandModule<object, GatewayArgs> = {
         ...(args.turn === undefined ? {} : { turn: args.turn }), ...(args.trace === undefined ? {} : { trace: args.trace }),
         ...(args.deterministic === undefined ? {} : { deterministic: args.deterministic }),
         ...(args.otlp === undefined ? {} : { otlp: args.otlp }),
+        ...(args.sessionIdle === undefined ? {} : { sessionIdle: args.sessionIdle }),
       }, { env: process.env, log });
     } catch (error) {
       if (error instanceof GatewayInputError) return mistake('ladder gateway', error.message);

@@ -1,13 +1,14 @@
 // The main job behind `ladder run`: prepare (every input checked before a folder exists), say
 // which model and why, run with a bar or plain lines, then write summary.json and print one
 // screen of the result (--summary full: the whole comparison of the arms, as ladder compare).
-// Exit codes: 0 complete, 1 failed, stopped because the model kept erroring, or stopped at
+// Exit codes: 0 complete, 1 failed, stopped because passes kept erroring (or all did), or stopped at
 // --max-cost (all resumable), 2 bad input or a model that cannot be reached, 130 interrupted.
 import { join, relative } from 'node:path';
 import { formatUsd, pricingLine } from '../models/prices.ts';
 import type { AimdState } from '../models/pace.ts';
 import { ladderCommand } from '../runner/invocation.ts';
 import { executeRun } from '../runner/run.ts';
+import { blame } from '../runner/streak.ts';
 import { prepareRun } from '../runner/prepare.ts';
 import type { RunRequest, RunWorld } from '../runner/prepare.ts';
 import { InputError } from '../runner/rungFiles.ts';
@@ -134,8 +135,11 @@ export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise
   const pace = result.concurrency === undefined ? undefined : concurrencyLine(result.concurrency);
   if (pace !== undefined) say(pace);
   if (result.stopped !== undefined) {
-    complain(`ladder run: stopped, ${result.stopped.passes} passes in a row errored: ${result.stopped.line}; ` +
-      `${result.complete}/${result.planned} passes complete in ${where}; once the model answers, continue with: ${ladder} run --resume --out ${where}`);
+    const { passes, line, by, every } = result.stopped;
+    const { who, until } = blame(by);
+    const what = every ? `every pass errored (${plural(passes, 'pass', 'passes')}, ${who})` : `${passes} passes in a row errored (${who})`;
+    complain(`ladder run: stopped, ${what}: ${line}; ` +
+      `${result.complete}/${result.planned} passes complete in ${where}; ${until}, continue with: ${ladder} run --resume --out ${where}`);
     return 1;
   }
   if (result.costStop !== undefined) {

@@ -35,6 +35,8 @@ export interface GatewayRequest {
   deterministic?: string[];
   /** An OTLP/HTTP collector: each turn's spans are sent when it ends. */
   otlp?: string;
+  /** HTTP: seconds a session with nothing open is kept before it is ended (0: until DELETE). */
+  sessionIdle?: number;
 }
 
 export interface GatewayWorld {
@@ -93,6 +95,10 @@ export async function startGateway(request: GatewayRequest, world: GatewayWorld)
     if (error instanceof TurnPolicyError || error instanceof RangeError || (error as Error).name === 'ArmError') throw new GatewayInputError((error as Error).message);
     throw error;
   }
+  const idle = request.sessionIdle;
+  if (idle !== undefined && (!Number.isFinite(idle) || idle < 0)) {
+    throw new GatewayInputError(`--session-idle ${idle}: give the seconds a session with nothing open is kept (0 keeps it until its client sends DELETE)`);
+  }
   const token = request.token ?? world.env['LADDER_GATEWAY_TOKEN'];
   let otlp: GatewayOtlp | undefined;
   try {
@@ -134,16 +140,18 @@ export async function startGateway(request: GatewayRequest, world: GatewayWorld)
     state = new StateFile(gatewaysDir(world.env), () => gateway.status('stdio'));
     return { close: async () => { await server.close(); await closeAll(); } };
   }
+  const httpStatus = () => ({ ...gateway.status('http', http?.url), sessions: http?.sessions() ?? 0 });
   const statusGet = (path: string, res: ServerResponse): boolean => {
     if (path !== '/status') return false;
     res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end(`${JSON.stringify(gateway.status('http', http?.url), null, 2)}\n`);
+    res.end(`${JSON.stringify(httpStatus(), null, 2)}\n`);
     return true;
   };
   try {
     http = await serveGatewayHttp({
       newServer, host: request.host ?? '127.0.0.1', port: request.port ?? 0, ...(token === undefined || token === '' ? {} : { token }),
       allowRemote: token !== undefined && token !== '', extraGet: statusGet, log: world.log,
+      ...(idle === undefined ? {} : { sessionIdleMs: idle * 1000 }),
     });
   } catch (error) {
     await closeAll();
@@ -152,6 +160,6 @@ export async function startGateway(request: GatewayRequest, world: GatewayWorld)
     if (error instanceof RangeError) throw new GatewayInputError(error.message.replaceAll('LADDER_SERVE_TOKEN', 'LADDER_GATEWAY_TOKEN').replace('add --allow-remote and a --token', 'give a --token'));
     throw error;
   }
-  state = new StateFile(gatewaysDir(world.env), () => gateway.status('http', http?.url));
+  state = new StateFile(gatewaysDir(world.env), httpStatus);
   return { url: http.url, close: closeAll };
 }

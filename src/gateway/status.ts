@@ -27,6 +27,8 @@ export interface GatewayStatus {
   arm: string;
   turnPolicy: string;
   turn: number;
+  /** HTTP: client sessions held now (ended by DELETE, or after the session idle time). */
+  sessions?: number;
   upstreams: UpstreamStatus[];
 }
 
@@ -67,7 +69,8 @@ const pad = (text: string, width: number): string => text.padEnd(width);
 /** The status as a person reads it: one line per upstream. */
 export function statusText(status: GatewayStatus): string[] {
   const where = status.transport === 'http' ? `http ${status.url ?? ''}` : 'stdio';
-  const lines = [`ladder gateway pid ${status.pid} (${where}), arm ${status.arm}, turn ${status.turn} (${status.turnPolicy}), since ${status.startedAt}`];
+  const sessions = status.sessions === undefined ? '' : `, ${status.sessions} session${status.sessions === 1 ? '' : 's'}`;
+  const lines = [`ladder gateway pid ${status.pid} (${where}), arm ${status.arm}, turn ${status.turn} (${status.turnPolicy})${sessions}, since ${status.startedAt}`];
   const rows = status.upstreams.map((u) => [
     u.name, u.state, String(u.failures), String(u.restarts), String(u.tools), String(u.calls), u.p95Ms === null ? '-' : `${Math.round(u.p95Ms)} ms`,
     u.lastError ?? '',

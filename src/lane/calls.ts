@@ -28,6 +28,11 @@ export interface CallSite {
   turn: number;
   round: number;
   /**
+   * Which start of the server the call goes to (0, then one more per restart or reconnect): the
+   * breaker's memory of a failure holds for the incarnation that gave it. Default 0.
+   */
+  incarnation?: number;
+  /**
    * The step's stop signal (its time limit or an interrupt). When it aborts while the call
    * runs, the SDK sends the server notifications/cancelled and stops waiting, and the call is
    * recorded at once as abandoned: inside its step, never after the step or the pass ended.
@@ -89,8 +94,8 @@ export class CallPipeline {
   async call(site: CallSite, wire: () => Promise<CallToolResult>): Promise<Decision> {
     const { breaker, circuits, isDeterministic } = this.#mechanisms;
     const repeats = isDeterministic(site.name) ? this.#mechanisms.repeats : undefined;
-    const { name, server, key, turn, round } = site;
-    const refused = breaker?.checkKey(name, key);
+    const { name, server, key, turn, round, incarnation = 0 } = site;
+    const refused = breaker?.checkKey(name, key, incarnation);
     if (refused !== undefined && !refused.allowed) return { text: refused.text, outcome: 'refused', errorType: 'breaker' };
     const repeat = repeats?.observeKey(name, key);
     if (repeat?.shortCircuit === true) return { text: repeat.text, outcome: 'short_circuited' };
@@ -105,7 +110,7 @@ export class CallPipeline {
       // A timeout is no answer either, so it counts against the server; it is not a failure
       // of the call itself, because a long wait re-asked is often exactly right.
       circuits?.failure(server);
-      if (decision.outcome === 'failed') breaker?.recordFailureKey(name, key, round, decision.text);
+      if (decision.outcome === 'failed') breaker?.recordFailureKey(name, key, round, decision.text, incarnation);
     }
     return circuit?.probe === true ? { ...decision, probe: true } : decision;
   }

@@ -77,6 +77,8 @@ export class Lane {
   readonly #options: LaneOptions;
   readonly #servers: string[];
   readonly #connections: Map<string, Connection>;
+  /** Per server, how many times it was started or reached again since the first (reconnect). */
+  readonly #incarnations = new Map<string, number>();
   readonly #pipeline: CallPipeline;
   readonly #roster: RosterCache<Tool> | undefined;
   readonly #hints = new Map<string, boolean>();
@@ -179,6 +181,11 @@ export class Lane {
     return this.#connections.get(server)?.client;
   }
 
+  /** How many times the server was started or reached again (reconnect) since the lane connected: 0 at first. */
+  incarnation(server: string): number {
+    return this.#incarnations.get(server) ?? 0;
+  }
+
   /** The server's circuit (`closed`, `open`, `half_open`), or undefined on an arm without one. */
   circuitState(server: string): string | undefined {
     return this.#circuits?.state(server);
@@ -208,6 +215,8 @@ export class Lane {
       return;
     }
     this.#connections.set(name, connection);
+    // A new process or session: failures the breaker remembers of the old one refuse nothing now.
+    this.#incarnations.set(name, this.incarnation(name) + 1);
     this.#startErrors = this.#startErrors.filter((e) => e.server !== name);
     this.#roster?.markStale(name);
   }
@@ -298,7 +307,9 @@ export class Lane {
     }
     const connection = this.#connections.get(route.server);
     if (connection === undefined) return { text: restartingText(route.server, name), outcome: 'unavailable', errorType: 'restarting' };
-    const site: CallSite = { name, server: route.server, key, turn: current.turn, round: at.round, signal: at.signal };
+    const site: CallSite = {
+      name, server: route.server, key, turn: current.turn, round: at.round, incarnation: this.incarnation(route.server), signal: at.signal,
+    };
     return this.#pipeline.call(site, () => withOwnSignal(at.signal, (signal) =>
       connection.client.callTool({ name: route.tool, arguments: args }, undefined, this.#requestOptions(site, signal)) as Promise<CallToolResult>));
   }

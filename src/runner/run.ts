@@ -18,6 +18,7 @@ import { createProgress } from './progress.ts';
 import { PassPool } from './pool.ts';
 import { parseShard } from './seeds.ts';
 import { createStreak, erroredCause } from './streak.ts';
+import type { Culprit, Errored, StreakStop } from './streak.ts';
 import { passCost, spendText } from './spend.ts';
 import { completedPass, removeFile, RUN_LOG, tracePath, workspacesPath } from './store.ts';
 import { freshTempRoot, runTempRoot } from './workspace.ts';
@@ -40,11 +41,12 @@ export interface RunResult {
   /** Passes that hit a harness error (a bug, said in one line each). */
   errors: string[];
   /**
-   * Set when the run stopped itself because passes kept erroring the same way (a provider that
-   * is down): how many in a row, and the last one's error. Those passes are left incomplete, so
-   * --resume makes them again.
+   * Set when the run stopped itself because passes kept erroring: 3 in a row failed by one party
+   * (a provider or a server that is down), or every pass it made, whoever failed each. How many,
+   * the last one's error, and who failed each. Those passes are left incomplete, so --resume
+   * makes them again.
    */
-  stopped?: { passes: number; line: string };
+  stopped?: { passes: number; line: string; by: Culprit[]; every: boolean };
   /** US dollars spent by the passes complete in the folder (null: the model has no price). */
   spentUsd: number | null;
   /** Set when a response counted had no token count: spentUsd is then a lower bound. */
@@ -130,6 +132,20 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
   const streak = createStreak();
   let stopped: RunResult['stopped'];
   const keyOf = (id: PassId): string => `${id.rung}\u0000${id.arm}\u0000${id.pass}`;
+  /** Passes this run made and counted complete (a harness error's pass is not). */
+  const counted = new Set<string>();
+  /**
+   * The passes of a stop say only that something was down: made again on --resume (what they
+   * spent stays counted: those calls were paid for).
+   */
+  const stop = async (over: StreakStop, every: boolean): Promise<void> => {
+    for (const id of over.ids) {
+      await removeFile(tracePath(out, id));
+      await rm(workspacesPath(out, id), { recursive: true, force: true });
+      if (counted.delete(keyOf(id))) complete -= 1;
+    }
+    stopped = { passes: over.ids.length, line: over.line, by: over.by, every };
+  };
   // Start a pass when the provider's level (or the fixed concurrency) has room and the cost
   // limit admits it; a rising level, a pass ending or a stop asks again.
   const pool = new PassPool<PassId>((id, running) => {
@@ -137,6 +153,12 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
     if (running >= (pace?.level ?? manifest.options.concurrency)) return 'wait';
     return spending?.admit(keyOf(id), id.rung, running) ?? 'start';
   });
+  const streakEnds = async (id: PassId, errored: Errored | undefined): Promise<void> => {
+    const over = streak.record(id, errored);
+    if (over === undefined || stopped !== undefined) return;
+    await stop(over, false);
+    giveUp.abort();
+  };
   const unsubscribe = pace?.subscribe(() => pool.wake());
   const wake = () => pool.wake();
   signal.addEventListener('abort', wake, { once: true });
@@ -169,30 +191,22 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
         }
         await count(id, file);
         complete += 1;
+        counted.add(keyOf(id));
         const errored = erroredCause(outcome);
         progress.passDone(id, {
           passed: outcome.passed, stepsPassed: outcome.steps.filter((s) => s.passed).length, steps: loaded.rung.steps.length,
           ms: performance.now() - passStarted, ...(errored === undefined ? {} : { errored: errored.cause }),
         });
-        const streakOver = streak.record(id, errored);
-        if (streakOver !== undefined && stopped === undefined) {
-          // The streak's passes say only that the provider was down: made again on --resume (what
-          // they spent stays counted: those calls were paid for).
-          for (const over of streakOver.ids) {
-            await removeFile(tracePath(out, over));
-            await rm(workspacesPath(out, over), { recursive: true, force: true });
-          }
-          complete -= streakOver.ids.length;
-          stopped = { passes: streakOver.ids.length, line: streakOver.line };
-          giveUp.abort();
-        }
+        await streakEnds(id, errored);
       } catch (error) {
-        // A harness bug in one pass: said, left incomplete (resume makes it again), the run goes on.
+        // A harness bug in one pass: said, left incomplete (resume makes it again), the run goes
+        // on unless the bug keeps coming (the streak, as for a provider that is down).
         const line = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
         errors.push(`${id.rung} ${id.arm} #${id.pass}: ${line}`);
         // Its model calls were made, and paid for, even if the pass is made again.
         await count(id, file).catch(() => spending?.released(keyOf(id)));
         progress.passDone(id, { error: line });
+        await streakEnds(id, { cause: line, line, by: 'ladder' });
       } finally {
         pass.close();
       }
@@ -204,8 +218,12 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
     progress.stop();
     await rm(tempRoot, { recursive: true, force: true });
   }
+  // Every pass it made errored, whatever the mix of who failed them (fewer than three, or the
+  // parties took turns): the run stops as the streak would have, never "complete".
+  const every = stopped === undefined && !interrupted() ? streak.everyErrored() : undefined;
+  if (every !== undefined) await stop(every, true);
   const costStop = spending?.stopped;
-  const status = complete === plan.length ? 'complete' : interrupted() || costStop !== undefined ? 'interrupted' : 'failed';
+  const status = complete === plan.length ? 'complete' : interrupted() || costStop !== undefined || stopped !== undefined ? 'interrupted' : 'failed';
   await writeManifest(out, { ...manifest, status, endedAt: new Date().toISOString() });
   runLog.emit({ type: 'run.end', status, passes: complete, ms: Math.round(performance.now() - started) });
   return {

@@ -1,39 +1,100 @@
-// When to give up on a run: a provider (or the harness) that failed the same way for several
-// passes in a row is down, and every pass after it would only record the same failure. A run
-// against a stopped Ollama used to make all 180 passes, about 25 minutes, each "failed".
+// When to give up on a run: a provider, a server (or the harness) that failed for several passes
+// in a row is down, and every pass after it would only record the same failure. A run against a
+// stopped Ollama used to make all 180 passes, about 25 minutes, each "failed". A run against an
+// HTTP server that refused the protocol version ended "complete", exit 0, with every pass
+// errored: its passes failed by turns with the refusal and a timeout, two causes, and a streak
+// of one cause never reached three. The streak is of one party (who failed), and a run in which
+// every pass made errored is stopped at its end whatever the mix.
 import type { PassOutcome } from './pass.ts';
 import type { PassId } from './plan.ts';
 
 /** Three in a row: one or two can be a blip that retries already rode out; three is an outage. */
 export const ERRORED_STREAK_LIMIT = 3;
 
-/** Why a pass errored: the harness's error, or its first errored step's. Undefined when nothing errored. */
-export function erroredCause(outcome: PassOutcome): { cause: string; line: string } | undefined {
-  if (outcome.error !== undefined) return { cause: outcome.error, line: outcome.error };
+/**
+ * Who failed an errored pass: a server (it did not start or answer, or its tools collide), the
+ * model (its provider kept failing after retries), or Ladder (a bug: the pass threw). An external
+ * agent's own failure is not here: it fails its step (`agent_failed`), and is measured.
+ */
+export type Culprit = 'server' | 'model' | 'ladder';
+
+export interface Errored {
+  /** What failed in a few words, for progress lines. */
+  cause: string;
+  /** One line that says it, for the stop. */
+  line: string;
+  by: Culprit;
+}
+
+/** Why a pass errored: its servers' error, or its first errored step's. Undefined when nothing errored. */
+export function erroredCause(outcome: PassOutcome): Errored | undefined {
+  // A pass's own error is its servers' (runPass sets it for nothing else).
+  if (outcome.error !== undefined) return { cause: outcome.error, line: outcome.error, by: 'server' };
   const step = outcome.steps.find((s) => s.reason === 'errored' && s.error !== undefined);
-  return step?.error === undefined ? undefined : { cause: step.error.cause, line: step.error.line };
+  // A step errors only when the model's provider kept failing.
+  return step?.error === undefined ? undefined : { cause: step.error.cause, line: step.error.line, by: 'model' };
+}
+
+/** The passes a stop leaves to --resume, the last one's line, and who failed each, in order. */
+export interface StreakStop {
+  ids: PassId[];
+  line: string;
+  by: Culprit[];
 }
 
 export interface Streak {
   /**
    * One pass ended (in the order passes end). Returns the passes of the streak once `limit`
-   * in a row have errored for the same cause, else undefined.
+   * in a row have errored, each failed by the same party, else undefined.
    */
-  record(id: PassId, errored: { cause: string; line: string } | undefined): { ids: PassId[]; line: string } | undefined;
+  record(id: PassId, errored: Errored | undefined): StreakStop | undefined;
+  /** Every pass recorded, when there was one and each errored (whoever failed it); else undefined. */
+  everyErrored(): StreakStop | undefined;
 }
 
 export function createStreak(limit = ERRORED_STREAK_LIMIT): Streak {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`streak limit must be an integer >= 1, got ${limit}`);
-  let streak: { cause: string; ids: PassId[] } | undefined;
+  let streak: { by: Culprit; ids: PassId[] } | undefined;
+  // Every pass so far, while each errored; undefined from the first that did not.
+  let all: StreakStop | undefined = { ids: [], line: '', by: [] };
   return {
     record(id, errored) {
       if (errored === undefined) {
         streak = undefined;
+        all = undefined;
         return undefined;
       }
-      if (streak?.cause !== errored.cause) streak = { cause: errored.cause, ids: [] };
+      if (all !== undefined) {
+        all.ids.push(id);
+        all.by.push(errored.by);
+        all.line = errored.line;
+      }
+      if (streak?.by !== errored.by) streak = { by: errored.by, ids: [] };
       streak.ids.push(id);
-      return streak.ids.length >= limit ? { ids: [...streak.ids], line: errored.line } : undefined;
+      return streak.ids.length >= limit ? { ids: [...streak.ids], line: errored.line, by: streak.ids.map(() => errored.by) } : undefined;
+    },
+    everyErrored() {
+      return all === undefined || all.ids.length === 0 ? undefined : { ids: [...all.ids], line: all.line, by: [...all.by] };
     },
   };
+}
+
+const WHO: Record<Culprit, string> = { server: 'a server', model: 'the model', ladder: 'Ladder' };
+const UNTIL: Record<Culprit, string> = {
+  server: 'once the server answers',
+  model: 'once the model answers',
+  ladder: 'once Ladder is fixed (a bug in Ladder: report it with the line above)',
+};
+
+/**
+ * Who failed the passes of a stop, as the stop line says it: `a server failed` when one party
+ * failed them all, else each party with its count, most first (`a server 2, the model 1`); and
+ * when to continue.
+ */
+export function blame(by: readonly Culprit[]): { who: string; until: string } {
+  const counts = new Map<Culprit, number>();
+  for (const culprit of by) counts.set(culprit, (counts.get(culprit) ?? 0) + 1);
+  const parties = [...counts].sort((a, b) => b[1] - a[1]);
+  if (parties.length === 1) return { who: `${WHO[parties[0]![0]]} failed`, until: UNTIL[parties[0]![0]] };
+  return { who: `failed by ${parties.map(([culprit, n]) => `${WHO[culprit]} ${n}`).join(', ')}`, until: 'once each of them answers' };
 }

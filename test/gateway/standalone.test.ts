@@ -131,6 +131,27 @@ describe('ladder gateway', () => {
     expect(JSON.stringify(back)).not.toContain('secret-a-');
   });
 
+  it('sends the identical call again, in the same turn, once the server that failed it has been restarted', async () => {
+    const dir = folder();
+    const once = { ...crashy(dir, 'a'), env: { ...crashy(dir, 'a').env, CRASHY_CRASHED: join(dir, 'a.crashed') } };
+    const running = await startGateway({ servers: serversFile(dir, { a: once }), transport: 'http' }, { env: { LADDER_STATE_DIR: join(dir, 'state') }, log: () => undefined });
+    open.push(running);
+    const url = running.url!;
+    const c = await client(url);
+    await c.listTools();
+    const turn = (await status(url)).turn;
+    const crashed = await c.callTool({ name: 'a__crash', arguments: { n: 1 } });
+    expect(textOf(crashed)).toMatch(/Connection closed/);
+    await until(() => status(url), (s) => s.upstreams[0]!.restarts === 1);
+    // The restarted server's first failure is remembered as before: the breaker still works.
+    expect(textOf(await c.callTool({ name: 'a__fail', arguments: { n: 2 } }))).toBe('upstream MCP session is closed');
+    expect(textOf(await c.callTool({ name: 'a__fail', arguments: { n: 2 } }))).toMatch(/^upstream MCP session is closed\nNot sent again: the identical call failed at round \d+ of this turn/);
+    // The call the old process failed is not refused by the new one's breaker.
+    expect(textOf(await c.callTool({ name: 'a__crash', arguments: { n: 1 } }))).toBe('crash survived {"n":1}');
+    expect((await status(url)).turn).toBe(turn);
+    expect(readFileSync(join(dir, 'a.pids'), 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+
   it("passes the client's cancellation on to the upstream", async () => {
     const dir = folder();
     const { url } = await gateway(dir);

@@ -1,6 +1,10 @@
 // The breaker incidents end to end through the lane (docs/incidents.md, "A dead tool called six
 // times in one turn"): a dead tool re-sent within
 // a turn, and a dead server rediscovered every turn.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Lane } from '../../src/lane/index.ts';
 import { MemoryTrace } from '../../src/trace/index.ts';
@@ -121,5 +125,32 @@ describe('across turns', () => {
     }
     await lane.close();
     expect(server.callsTo('browser_navigate')).toBe(5);
+  });
+});
+
+describe('across a restart of the server within a turn', () => {
+  const CRASHY = fileURLToPath(new URL('../fixtures/crashy-server.mjs', import.meta.url));
+
+  it('refuses the identical call while the server that failed it runs, and sends it to the one that replaced it', async () => {
+    // The crashy fixture's crash exits the process once; after a restart the same call answers.
+    const dir = mkdtempSync(join(tmpdir(), 'ladder-breaker-'));
+    const servers = { a: { command: 'node', args: [CRASHY], env: { CRASHY_CRASHED: join(dir, 'crashed') } } };
+    const trace = new MemoryTrace();
+    await using lane = await Lane.connect({ servers, arm: 'on', emit: trace.emit });
+    await lane.openTurn();
+    expect(lane.incarnation('a')).toBe(0);
+    const crashed = await lane.call('a__crash', { n: 1 }, { round: 1 });
+    const again = await lane.call('a__crash', { n: 1 }, { round: 2 });
+    await lane.reconnect('a');
+    expect(lane.incarnation('a')).toBe(1);
+    const restarted = await lane.call('a__crash', { n: 1 }, { round: 3 });
+    const failed = await lane.call('a__fail', {}, { round: 4 });
+    const refused = await lane.call('a__fail', {}, { round: 5 });
+    expect(crashed).toMatchObject({ outcome: 'failed' });
+    expect(crashed.text).toMatch(/Connection closed/);
+    expect(again).toMatchObject({ outcome: 'refused', text: `${crashed.text}\nNot sent again: the identical call failed at round 1 of this turn with the error above.` });
+    expect(restarted).toMatchObject({ outcome: 'ok', text: 'crash survived {"n":1}' });
+    expect([failed.outcome, refused.outcome]).toEqual(['failed', 'refused']);
+    expect(trace.ofType('tool.call').map((e) => [e.turn, e.outcome])).toEqual([[1, 'failed'], [1, 'refused'], [1, 'ok'], [1, 'failed'], [1, 'refused']]);
   });
 });

@@ -124,6 +124,18 @@ describe('the breaker', () => {
     expect(sent.count).toBe(3);
   });
 
+  it("remembers a failure for the server's incarnation that gave it: the restarted server is sent the call, and its own failure is kept", async () => {
+    const p = pipeline({ breaker: new TurnBreaker() });
+    const { sent, send } = wire(throws(new McpError(ErrorCode.ConnectionClosed, 'Connection closed')), toolError('still broken'));
+    await p.call(site({ round: 1, incarnation: 0 }), send);
+    expect(await p.call(site({ round: 2, incarnation: 0 }), send)).toMatchObject({ outcome: 'refused' });
+    expect(await p.call(site({ round: 3, incarnation: 1 }), send)).toEqual({ text: 'still broken', outcome: 'failed', errorType: 'tool_error' });
+    expect(await p.call(site({ round: 4, incarnation: 1 }), send)).toEqual({
+      text: 'still broken\nNot sent again: the identical call failed at round 3 of this turn with the error above.', outcome: 'refused', errorType: 'breaker',
+    });
+    expect(sent.count).toBe(2);
+  });
+
   it('keeps a thrown error as a failure too', async () => {
     const p = pipeline({ breaker: new TurnBreaker() });
     const { sent, send } = wire(throws(new TypeError('fetch failed')));

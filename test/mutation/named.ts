@@ -171,7 +171,7 @@ const MECHANISMS: NamedMutation[] = [
   },
   {
     name: 'a failed call is not remembered', file: BREAKER,
-    edits: [{ search: 'this.#failures.set(slot, { turn: this.#turn, round, error });', replace: '' }],
+    edits: [{ search: 'this.#failures.set(slot, { failure: { turn: this.#turn, round, error }, incarnation });', replace: '' }],
     breaks: 'an identical call that failed is sent again in the same turn', why: 'the dead tool re-sent six times in one turn', tests: BREAKER_TESTS,
   },
   {
@@ -179,7 +179,7 @@ const MECHANISMS: NamedMutation[] = [
     breaks: 'a call that failed in an earlier turn is refused in this one', why: 'a recovered tool stays refused for the whole pass', tests: BREAKER_TESTS,
   },
   {
-    name: 'refusal keeps the last failure', file: BREAKER, edits: [{ search: '    if (this.#failures.has(slot)) return;\n', replace: '' }],
+    name: 'refusal keeps the last failure', file: BREAKER, edits: [{ search: '    if (held !== undefined && held.incarnation >= incarnation) return;\n', replace: '' }],
     breaks: 'the refusal names the latest failure, not the first', why: 'the model is told the wrong round', tests: BREAKER_TESTS,
   },
   {
@@ -191,6 +191,19 @@ const MECHANISMS: NamedMutation[] = [
     name: 'refusal without the recorded error', file: BREAKER,
     edits: [{ search: 'text: `${failure.error}\\n${line}`', replace: 'text: line' }],
     breaks: 'the model gets no error back for a refused call', why: 'a refusal with no reason reads as a broken harness', tests: BREAKER_TESTS,
+  },
+  {
+    name: 'the incarnation ignored', file: BREAKER,
+    edits: [{ search: 'if (held === undefined || held.incarnation !== incarnation) return { allowed: true };', replace: 'if (held === undefined) return { allowed: true };' }],
+    breaks: 'an identical call that failed is refused for the rest of the turn even after its server was restarted',
+    why: 'ladder gateway restarted a crashed server in 3 s and still refused the call it had failed until the turn ended',
+    tests: [...BREAKER_TESTS, 'test/lane/pipeline.test.ts'],
+  },
+  {
+    name: 'a restart keeps the incarnation', file: LANE,
+    edits: [{ search: 'this.#incarnations.set(name, this.incarnation(name) + 1);', replace: '' }],
+    breaks: 'the lane tells the breaker the restarted server is the one that failed',
+    why: 'the gateway refuses, until the turn ends, a call its restart has repaired', tests: ['test/lane/breaker.test.ts', 'test/gateway/standalone.test.ts'],
   },
   {
     name: 'circuit never opens', file: CIRCUIT,
@@ -777,8 +790,8 @@ const NEW_MODULES: NamedMutation[] = [
   },
   {
     name: 'the streak counts any error', file: 'src/runner/streak.ts',
-    edits: [{ search: 'if (streak?.cause !== errored.cause) streak = { cause: errored.cause, ids: [] };', replace: 'streak ??= { cause: errored.cause, ids: [] };' }],
-    breaks: 'three unrelated failures in a row stop the run as an outage', why: 'a flaky server and a 500 give up a run the provider was serving', tests: ['test/runner/streak.test.ts'],
+    edits: [{ search: 'if (streak?.by !== errored.by) streak = { by: errored.by, ids: [] };', replace: 'streak ??= { by: errored.by, ids: [] };' }],
+    breaks: 'three errored passes failed by different parties stop the run as one outage', why: 'a flaky server and a 500 give up a run the provider was serving', tests: ['test/runner/streak.test.ts'],
   },
   {
     name: 'secrets replaced in the order given', file: 'src/trace/scrub.ts',
@@ -819,6 +832,11 @@ const NEW_MODULES: NamedMutation[] = [
     name: "every HTTP request listening on the transport's one signal", file: 'src/lane/httpTransport.ts',
     edits: [{ search: 'signal: AbortSignal.any([init.signal])', replace: 'signal: init.signal' }],
     breaks: 'a busy HTTP client holds a listener per request until garbage collection', why: 'a long-lived gateway prints a MaxListenersExceededWarning per request past 1,500', tests: ['test/lane/httpTransport.test.ts'],
+  },
+  {
+    name: 'a session its client left is held for ever', file: 'src/gateway/mcp/http.ts',
+    edits: [{ search: 'session.idle = setTimeout(() => expire(id, session), idleMs).unref();', replace: '' }],
+    breaks: 'a session whose client left without DELETE is never ended', why: 'a long-lived gateway fills its 64 sessions with clients that are gone, then refuses new ones', tests: ['test/gateway/sessions.test.ts'],
   },
   {
     name: 'a resource subscribed upstream once per session', file: 'src/gateway/passThrough.ts',

@@ -171,6 +171,79 @@ describe('TurnBreaker with the call key computed by the caller', () => {
   });
 });
 
+describe('TurnBreaker across a restart of the server (its incarnation)', () => {
+  it('sends the identical call again to a server replaced since it failed, and refuses it while the same one runs', () => {
+    const breaker = new TurnBreaker();
+    breaker.openTurn(3);
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 4, 'MCP error -32000: Connection closed', 0);
+    expect(breaker.check(NAVIGATE, ARTIFACT, 1)).toEqual({ allowed: true });
+    expect(breaker.checkKey(NAVIGATE, callKey(NAVIGATE, ARTIFACT), 1)).toEqual({ allowed: true });
+    expect(breaker.check(NAVIGATE, ARTIFACT, 0)).toEqual({
+      allowed: false,
+      failure: { turn: 3, round: 4, error: 'MCP error -32000: Connection closed' },
+      text: 'MCP error -32000: Connection closed\nNot sent again: the identical call failed at round 4 of this turn with the error above.',
+    });
+  });
+
+  it('is incarnation 0 when none is given, on either side', () => {
+    const breaker = new TurnBreaker();
+    breaker.openTurn(1);
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 1, DEAD);
+    expect(breaker.check(NAVIGATE, ARTIFACT, 0).allowed).toBe(false);
+    expect(breaker.check(NAVIGATE, ARTIFACT, 1).allowed).toBe(true);
+    breaker.recordFailureKey('db__query', callKey('db__query', {}), 2, 'syntax error', 0);
+    expect(breaker.checkKey('db__query', callKey('db__query', {})).allowed).toBe(false);
+  });
+
+  it('remembers the failure of the new incarnation, with its own round and error', () => {
+    const breaker = new TurnBreaker();
+    breaker.openTurn(2);
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 1, 'Connection closed', 0);
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 6, 'still broken', 1);
+    expect(breaker.check(NAVIGATE, ARTIFACT, 1)).toEqual({
+      allowed: false,
+      failure: { turn: 2, round: 6, error: 'still broken' },
+      text: 'still broken\nNot sent again: the identical call failed at round 6 of this turn with the error above.',
+    });
+    expect(breaker.check(NAVIGATE, ARTIFACT, 0)).toEqual({ allowed: true });
+  });
+
+  it('keeps the first failure of an incarnation when it fails again', () => {
+    const breaker = new TurnBreaker();
+    breaker.openTurn(2);
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 2, 'first', 1);
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 5, 'second', 1);
+    const verdict = breaker.check(NAVIGATE, ARTIFACT, 1);
+    expect(verdict.allowed === false && verdict.failure).toEqual({ turn: 2, round: 2, error: 'first' });
+  });
+
+  it('changes nothing for a late failure of the incarnation already replaced', () => {
+    const breaker = new TurnBreaker();
+    breaker.openTurn(5);
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 3, 'failed on the new one', 2);
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 1, 'Connection closed', 1);
+    const verdict = breaker.check(NAVIGATE, ARTIFACT, 2);
+    expect(verdict.allowed === false && verdict.failure).toEqual({ turn: 5, round: 3, error: 'failed on the new one' });
+    expect(breaker.check(NAVIGATE, ARTIFACT, 1)).toEqual({ allowed: true });
+  });
+
+  it('keyed on the tool, lets any call to it through once its server is replaced', () => {
+    const breaker = new TurnBreaker({ key: 'tool' });
+    breaker.openTurn(1);
+    breaker.recordFailure(NAVIGATE, { url: 'a' }, 1, DEAD, 4);
+    expect(breaker.check(NAVIGATE, { url: 'b' }, 4).allowed).toBe(false);
+    expect(breaker.check(NAVIGATE, { url: 'a' }, 5)).toEqual({ allowed: true });
+  });
+
+  it('forgets every incarnation\'s failures when a turn opens', () => {
+    const breaker = new TurnBreaker();
+    breaker.openTurn(1);
+    breaker.recordFailure(NAVIGATE, ARTIFACT, 1, DEAD, 3);
+    breaker.openTurn(2);
+    expect(breaker.check(NAVIGATE, ARTIFACT, 3)).toEqual({ allowed: true });
+  });
+});
+
 describe('TurnBreaker options', () => {
   it.each([['Tool'], [''], ['args'], [null], [3]])('rejects key %j with a RangeError naming it', (key) => {
     const options = { key } as unknown as TurnBreakerOptions;

@@ -2,7 +2,9 @@
 // keeps failing mid-run stops it as interrupted and resumable. Against local HTTP servers
 // speaking Ollama's wire format, through the real client library; waits are injected.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -15,14 +17,14 @@ afterAll(removeTempDirs);
 
 const TINY = 'test/runner/fixtures/tiny-catalog.yaml';
 
-/** A run of `args` against the model server at `host` (its --base-url). */
+/** A run of `args` against the model server at `host` (its --base-url; none when '': a synthetic model). */
 async function run(args: RunArgs, host: string, sleep: (ms: number) => Promise<void> = async () => undefined) {
   const out: string[] = [];
   const err: string[] = [];
   const progress: string[] = [];
   const stream = new PassThrough();
   stream.on('data', (chunk: Buffer) => progress.push(...chunk.toString().split('\n').filter(Boolean)));
-  const code = await runLadder({ ...args, ...(args.resume === true ? {} : { baseUrl: host }) }, {
+  const code = await runLadder({ ...args, ...(args.resume === true || host === '' ? {} : { baseUrl: host }) }, {
     cwd: ROOT, env: {}, stdout: (l) => out.push(l), stderr: (l) => err.push(l), progress: stream,
     signal: new AbortController().signal, adapter: { retry: { sleep } },
   });
@@ -79,7 +81,7 @@ describe('a model that keeps failing during a run', () => {
     expect(first.code).toBe(1);
     expect(first.out[1]).toBe(`run ${out}: 1 rung x 1 arm (on) x 4 passes, 1 at a time`);
     expect(first.err).toEqual([
-      'ladder run: stopped, 3 passes in a row errored: ollama:m: server error after 4 attempts: HTTP 599: no scripted reply left; ' +
+      'ladder run: stopped, 3 passes in a row errored (the model failed): ollama:m: server error after 4 attempts: HTTP 599: no scripted reply left; ' +
         `0/4 passes complete in ${out}; once the model answers, continue with: ladder run --resume --out ${out}`,
     ]);
     expect(first.progress).toHaveLength(3);
@@ -94,5 +96,75 @@ describe('a model that keeps failing during a run', () => {
     expect(second.err).toEqual([]);
     expect(second.code).toBe(0);
     expect((await passesIn(out)).filter((p) => p.complete)).toHaveLength(4);
+  }, 60_000);
+});
+
+/**
+ * An MCP server over HTTP that refuses every session, by turns in two ways: the JSON-RPC error a
+ * server that speaks only the 2026-07-28 revision answers a 2025 initialize with, and an HTTP 500.
+ */
+async function refusingServer(): Promise<{ url: string; initializes: () => number } & AsyncDisposable> {
+  let seen = 0;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const message = JSON.parse(body || '{}') as { id?: number; method?: string };
+      if (message.method !== 'initialize') return void res.writeHead(400).end('start with initialize');
+      seen += 1;
+      if (seen % 2 === 0) return void res.writeHead(500, { 'Content-Type': 'text/plain' }).end('boom');
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({
+        jsonrpc: '2.0', id: message.id, error: { code: -32022, message: 'Unsupported protocol version: 2025-11-25', data: { supported: ['2026-07-28'] } },
+      }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`, initializes: () => seen,
+    [Symbol.asyncDispose]: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function rungAgainst(url: string): Promise<string> {
+  const path = join(await tempDir('ladder-refused-'), 'refused.yaml');
+  await writeFile(path, [
+    'name: refused', 'description: A server that refuses every session.', 'origin: test fixture',
+    'servers:', '  s:', `    url: ${url}`,
+    'steps:', '  - prompt: Say hello.', '    ceiling: 2', '    checks:', "      - answer: { mentions: ['hello'] }",
+    '    reference:', '      answer: hello',
+  ].join('\n'));
+  return path;
+}
+
+describe('a server that refuses every pass', () => {
+  it('stops the run after three passes in a row it failed, by turns for two causes, and says the server failed', async () => {
+    await using server = await refusingServer();
+    const out = join(await tempDir('ladder-refused-'), 'run');
+    const rung = await rungAgainst(server.url);
+    const result = await run({ rungs: [rung], model: 'synthetic:reference', arms: 'on', passes: 6, concurrency: 1, timeFactor: 0.01, out }, '');
+    expect(result.code).toBe(1);
+    expect(server.initializes()).toBe(3);
+    expect(result.err).toHaveLength(1);
+    expect(result.err[0]).toMatch(/^ladder run: stopped, 3 passes in a row errored \(a server failed\): server "s" did not answer \(http:\/\/127\.0\.0\.1:\d+\/mcp\): MCP error -32022: Unsupported protocol version: 2025-11-25; 0\/6 passes complete in /);
+    expect(result.err[0]).toContain(`once the server answers, continue with: ladder run --resume --out ${out}`);
+    expect(result.progress.map((line) => /errored \((.*)\) after/.exec(line)?.[1])).toEqual([
+      expect.stringContaining('-32022'), expect.stringContaining('boom'), expect.stringContaining('-32022'),
+    ]);
+    expect(JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'))).toMatchObject({ status: 'interrupted' });
+    expect(await passesIn(out)).toEqual([]);
+  }, 60_000);
+
+  it('never ends a run of fewer passes than the streak "complete": every pass errored, exit 1, left to --resume', async () => {
+    await using server = await refusingServer();
+    const out = join(await tempDir('ladder-refused-'), 'run');
+    const rung = await rungAgainst(server.url);
+    const result = await run({ rungs: [rung], model: 'synthetic:reference', arms: 'on', passes: 2, concurrency: 1, timeFactor: 0.01, out }, '');
+    expect(result.code).toBe(1);
+    expect(result.err).toHaveLength(1);
+    expect(result.err[0]).toMatch(/^ladder run: stopped, every pass errored \(2 passes, a server failed\): server "s" did not answer \(http:\/\/127\.0\.0\.1:\d+\/mcp\): .*boom; 0\/2 passes complete in /);
+    expect(result.out.some((line) => line.startsWith('complete:'))).toBe(false);
+    expect(JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'))).toMatchObject({ status: 'interrupted' });
+    expect(await passesIn(out)).toEqual([]);
   }, 60_000);
 });

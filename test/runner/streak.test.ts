@@ -1,29 +1,41 @@
-// The errored streak: when a run gives up on a provider that keeps failing the same way.
+// The errored streak: when a run gives up on a provider, a server or a harness that keeps
+// failing, and who the stop line blames.
 import { describe, expect, it } from 'vitest';
 import type { PassOutcome } from '../../src/runner/pass.ts';
 import type { PassId } from '../../src/runner/plan.ts';
-import { createStreak, ERRORED_STREAK_LIMIT, erroredCause } from '../../src/runner/streak.ts';
+import { blame, createStreak, ERRORED_STREAK_LIMIT, erroredCause } from '../../src/runner/streak.ts';
+import type { Errored } from '../../src/runner/streak.ts';
 
 const id = (pass: number): PassId => ({ rung: 'r', arm: 'on', armSlug: 'on', pass, seed: pass });
-const down = { cause: 'connection refused', line: 'm: connection failed: connection refused' };
-const other = { cause: 'HTTP 500: boom', line: 'm: server error' };
+const down: Errored = { cause: 'connection refused', line: 'm: connection failed: connection refused', by: 'model' };
+const other: Errored = { cause: 'HTTP 500: boom', line: 'm: server error', by: 'model' };
+const refused: Errored = { cause: 'refused', line: 'server "s" did not answer: MCP error -32022: Unsupported protocol version', by: 'server' };
+const timedOut: Errored = { cause: 'timeout', line: 'server "s" did not answer: MCP error -32001: Request timed out', by: 'server' };
+const bug: Errored = { cause: 'TypeError: x', line: 'TypeError: x', by: 'ladder' };
 
 describe('the errored streak', () => {
   it('is three passes by default', () => {
     expect(ERRORED_STREAK_LIMIT).toBe(3);
   });
 
-  it('ends after the limit of errored passes in a row with one cause, and names them', () => {
+  it('ends after the limit of errored passes in a row failed by one party, and names them', () => {
     const streak = createStreak();
     expect(streak.record(id(0), down)).toBeUndefined();
     expect(streak.record(id(1), down)).toBeUndefined();
-    expect(streak.record(id(2), down)).toStrictEqual({ ids: [id(0), id(1), id(2)], line: down.line });
+    expect(streak.record(id(2), down)).toStrictEqual({ ids: [id(0), id(1), id(2)], line: down.line, by: ['model', 'model', 'model'] });
   });
 
-  it('says the last pass\'s line', () => {
+  it('ends on a server whose passes fail by turns with two causes (a refusal and a timeout)', () => {
+    const streak = createStreak();
+    expect(streak.record(id(0), refused)).toBeUndefined();
+    expect(streak.record(id(1), timedOut)).toBeUndefined();
+    expect(streak.record(id(2), refused)).toStrictEqual({ ids: [id(0), id(1), id(2)], line: refused.line, by: ['server', 'server', 'server'] });
+  });
+
+  it('ends on one party whatever the causes, saying the last pass\'s line', () => {
     const streak = createStreak(2);
-    streak.record(id(0), { cause: 'c', line: 'first' });
-    expect(streak.record(id(1), { cause: 'c', line: 'second' })).toStrictEqual({ ids: [id(0), id(1)], line: 'second' });
+    streak.record(id(0), down);
+    expect(streak.record(id(1), other)).toStrictEqual({ ids: [id(0), id(1)], line: other.line, by: ['model', 'model'] });
   });
 
   it('starts again after a pass that did not error', () => {
@@ -31,21 +43,28 @@ describe('the errored streak', () => {
     expect(streak.record(id(0), down)).toBeUndefined();
     expect(streak.record(id(1), undefined)).toBeUndefined();
     expect(streak.record(id(2), down)).toBeUndefined();
-    expect(streak.record(id(3), down)).toStrictEqual({ ids: [id(2), id(3)], line: down.line });
+    expect(streak.record(id(3), down)).toStrictEqual({ ids: [id(2), id(3)], line: down.line, by: ['model', 'model'] });
   });
 
-  it('starts again after a pass with another cause, counting that pass', () => {
+  it('starts again after a pass another party failed, counting that pass', () => {
     const streak = createStreak(2);
     expect(streak.record(id(0), down)).toBeUndefined();
-    expect(streak.record(id(1), other)).toBeUndefined();
-    expect(streak.record(id(2), other)).toStrictEqual({ ids: [id(1), id(2)], line: other.line });
+    expect(streak.record(id(1), refused)).toBeUndefined();
+    expect(streak.record(id(2), timedOut)).toStrictEqual({ ids: [id(1), id(2)], line: timedOut.line, by: ['server', 'server'] });
+  });
+
+  it('counts the harness\'s own errors as a party of their own', () => {
+    const streak = createStreak(2);
+    expect(streak.record(id(0), refused)).toBeUndefined();
+    expect(streak.record(id(1), bug)).toBeUndefined();
+    expect(streak.record(id(2), bug)).toStrictEqual({ ids: [id(1), id(2)], line: bug.line, by: ['ladder', 'ladder'] });
   });
 
   it('keeps counting past the limit, each pass after it named with the rest', () => {
     const streak = createStreak(2);
     streak.record(id(0), down);
     streak.record(id(1), down);
-    expect(streak.record(id(2), down)).toStrictEqual({ ids: [id(0), id(1), id(2)], line: down.line });
+    expect(streak.record(id(2), down)).toStrictEqual({ ids: [id(0), id(1), id(2)], line: down.line, by: ['model', 'model', 'model'] });
   });
 
   it('hands out a list the streak does not change afterwards', () => {
@@ -56,7 +75,7 @@ describe('the errored streak', () => {
   });
 
   it('ends at the first errored pass with a limit of one', () => {
-    expect(createStreak(1).record(id(0), down)).toStrictEqual({ ids: [id(0)], line: down.line });
+    expect(createStreak(1).record(id(0), down)).toStrictEqual({ ids: [id(0)], line: down.line, by: ['model'] });
   });
 
   it.each([0, -1, 1.5, Number.NaN])('refuses a limit of %s', (limit) => {
@@ -64,20 +83,75 @@ describe('the errored streak', () => {
   });
 });
 
+describe('every pass errored', () => {
+  it('is every pass recorded when each errored, whoever failed it, with the last line', () => {
+    const streak = createStreak();
+    streak.record(id(0), refused);
+    streak.record(id(1), down);
+    streak.record(id(2), bug);
+    streak.record(id(3), refused);
+    expect(streak.everyErrored()).toStrictEqual({ ids: [id(0), id(1), id(2), id(3)], line: refused.line, by: ['server', 'model', 'ladder', 'server'] });
+  });
+
+  it('is every pass of a run shorter than the streak', () => {
+    const streak = createStreak();
+    streak.record(id(0), refused);
+    streak.record(id(1), timedOut);
+    expect(streak.everyErrored()).toStrictEqual({ ids: [id(0), id(1)], line: timedOut.line, by: ['server', 'server'] });
+  });
+
+  it('is nothing once one pass did not error, even if all after it did', () => {
+    const streak = createStreak();
+    streak.record(id(0), down);
+    streak.record(id(1), undefined);
+    streak.record(id(2), down);
+    expect(streak.everyErrored()).toBeUndefined();
+  });
+
+  it('is nothing when no pass was recorded', () => {
+    expect(createStreak().everyErrored()).toBeUndefined();
+  });
+
+  it('hands out lists the streak does not change afterwards', () => {
+    const streak = createStreak();
+    streak.record(id(0), down);
+    const first = streak.everyErrored()!;
+    streak.record(id(1), refused);
+    expect(first).toStrictEqual({ ids: [id(0)], line: down.line, by: ['model'] });
+  });
+});
+
+describe('who the stop blames', () => {
+  it.each([
+    ['server', 'a server failed', 'once the server answers'],
+    ['model', 'the model failed', 'once the model answers'],
+    ['ladder', 'Ladder failed', 'once Ladder is fixed (a bug in Ladder: report it with the line above)'],
+  ] as const)('names one party, %s, and when to go on', (party, who, until) => {
+    expect(blame([party, party])).toStrictEqual({ who, until });
+  });
+
+  it('names each party with its count, most first, when they took turns', () => {
+    expect(blame(['model', 'server', 'server'])).toStrictEqual({ who: 'failed by a server 2, the model 1', until: 'once each of them answers' });
+    expect(blame(['server', 'model', 'model', 'ladder'])).toStrictEqual({ who: 'failed by the model 2, a server 1, Ladder 1', until: 'once each of them answers' });
+  });
+});
+
 describe('why a pass errored', () => {
   const step = (reason: string, error?: { cause: string; line: string }) => ({ reason, ...(error === undefined ? {} : { error }) });
   const outcome = (steps: object[], error?: string): PassOutcome => ({ passed: false, steps, ...(error === undefined ? {} : { error }) }) as unknown as PassOutcome;
+  const modelError = { cause: down.cause, line: down.line };
+  const otherError = { cause: other.cause, line: other.line };
 
-  it('is the harness\'s error, as cause and line, before any step\'s', () => {
-    expect(erroredCause(outcome([step('errored', down)], 'boom'))).toStrictEqual({ cause: 'boom', line: 'boom' });
+  it('is the pass\'s own error, its servers\', as cause and line, before any step\'s', () => {
+    expect(erroredCause(outcome([step('errored', modelError)], 'boom'))).toStrictEqual({ cause: 'boom', line: 'boom', by: 'server' });
   });
 
-  it('is the first errored step\'s error', () => {
-    expect(erroredCause(outcome([step('passed'), step('errored', down), step('errored', other)]))).toStrictEqual(down);
+  it('is the first errored step\'s error, the model\'s', () => {
+    expect(erroredCause(outcome([step('passed'), step('errored', modelError), step('errored', otherError)]))).toStrictEqual(down);
   });
 
   it('passes over a step with an error that did not error, and an errored step with no error', () => {
-    expect(erroredCause(outcome([step('time_limit', other), step('errored'), step('errored', down)]))).toStrictEqual(down);
+    expect(erroredCause(outcome([step('time_limit', otherError), step('errored'), step('errored', modelError)]))).toStrictEqual(down);
   });
 
   it('is nothing when nothing errored', () => {

@@ -14,6 +14,15 @@ import { checkBind, makeGuard } from '../../server/httpGuard.ts';
 
 /** Sessions alive at once: a run's agent opens one per process; more is a client leaking them. */
 const MAX_SESSIONS = 64;
+/**
+ * How long a session with nothing open (no request in flight, no GET stream) is kept before it
+ * is ended: 10 minutes, ten times the turn policy's default idle gap. A client that leaves
+ * without the DELETE the spec asks for (the SDK's v2 client's close() sends none; a killed
+ * process sends nothing) would otherwise hold its session, and a slot of MAX_SESSIONS, for the
+ * gateway's life. A live SDK client holds its GET stream open, so it is never idle; one that
+ * comes back later gets 404, and the spec says it MUST then start a new session.
+ */
+export const SESSION_IDLE_MS = 10 * 60_000;
 /** A tools/call body: arguments of a few MB at most (the SDK transport's own bound is 4 MB). */
 export const GATEWAY_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -26,6 +35,8 @@ export interface GatewayHttpOptions {
   token?: string;
   allowRemote?: boolean;
   maxBodyBytes?: number;
+  /** A session with nothing open this long is ended (SESSION_IDLE_MS by default); 0 keeps sessions until DELETE. */
+  sessionIdleMs?: number;
   /** Other GET paths (`/status`): the handler answers, or returns false for a 404. */
   extraGet?: (path: string, res: ServerResponse) => boolean;
   log?: (line: string) => void;
@@ -43,6 +54,10 @@ export interface GatewayHttp extends AsyncDisposable {
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
+  /** HTTP requests of this session not yet answered, GET streams included. */
+  open: number;
+  /** Ends the session when it fires: armed while nothing is open. */
+  idle?: NodeJS.Timeout;
 }
 
 export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<GatewayHttp> {
@@ -50,7 +65,29 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
   const maxBodyBytes = options.maxBodyBytes ?? GATEWAY_MAX_BODY_BYTES;
   const log = options.log ?? (() => undefined);
   checkBind(host, allowRemote, token);
+  const idleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
+  if (!Number.isFinite(idleMs) || idleMs < 0) throw new RangeError(`sessionIdleMs must be 0 or more, got ${idleMs}`);
   const sessions = new Map<string, Session>();
+
+  /** A session whose client has gone quiet with nothing open is ended, as a DELETE would. */
+  const expire = (id: string, session: Session): void => {
+    if (sessions.get(id) !== session || session.open > 0) return;
+    sessions.delete(id);
+    log(`gateway: session ${id} ended after ${idleMs / 1000} s with nothing open (its client left without DELETE)`);
+    void session.server.close().catch(() => undefined);
+  };
+  /** Counts one request of the session until its response is done (or its connection gone). */
+  const track = (session: Session, res: ServerResponse): void => {
+    session.open += 1;
+    clearTimeout(session.idle);
+    res.once('close', () => {
+      session.open -= 1;
+      const id = session.transport.sessionId;
+      if (session.open > 0 || idleMs === 0 || id === undefined || sessions.get(id) !== session) return;
+      clearTimeout(session.idle);
+      session.idle = setTimeout(() => expire(id, session), idleMs).unref();
+    });
+  };
 
   const openSession = async (): Promise<Session> => {
     const server = options.newServer();
@@ -62,10 +99,11 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
+        clearTimeout(session.idle);
         log(`gateway: session ${id} closed`);
       },
     });
-    const session: Session = { transport, server };
+    const session: Session = { transport, server, open: 0 };
     await server.connect(transport);
     return session;
   };
@@ -87,18 +125,21 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
         if (!initialize) return reply(res, 400, 'Bad Request: no Mcp-Session-Id; start with an initialize request');
         if (sessions.size >= MAX_SESSIONS) return reply(res, 503, `Too many sessions (${MAX_SESSIONS}); close some first`);
         const session = await openSession();
+        track(session, res);
         await session.transport.handleRequest(req, res, body);
         if (session.transport.sessionId === undefined) await session.server.close();
         return;
       }
       const session = sessions.get(sessionId);
       if (!session) return reply(res, 404, 'Session not found', undefined, -32001);
+      track(session, res);
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (sessionId === undefined) return reply(res, 400, 'Bad Request: Mcp-Session-Id header is required');
       const session = sessions.get(sessionId);
       if (!session) return reply(res, 404, 'Session not found', undefined, -32001);
+      track(session, res);
       return session.transport.handleRequest(req, res);
     }
     return reply(res, 405, 'Method not allowed: use POST, GET or DELETE', { Allow: 'GET, POST, DELETE' });
@@ -125,6 +166,7 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      for (const session of sessions.values()) clearTimeout(session.idle);
       await Promise.allSettled([...sessions.values()].map((session) => session.server.close()));
       sessions.clear();
       server.closeAllConnections();
