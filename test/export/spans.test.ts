@@ -336,6 +336,18 @@ describe('passSpans: what a trace may lack', () => {
     expect(defined(list[3]!)['gen_ai.tool.call.id']).toBeUndefined();
   });
 
+  it('marks an errored step with the type of its last failed round, not of a round after it', () => {
+    const list = spansOf([stepStart(1, 0), request(2, 0, 1), response(3, 0, 1, { 'error.type': 'server_error', message: undefined }),
+      request(4, 0, 2), response(5, 0, 2), stepEnd(6, 0, { passed: false, reason: 'errored' }), passEnd(7)]);
+    expect(defined(list[1]!)['error.type']).toBe('server_error');
+  });
+
+  it('keeps a call\'s own error when the tool result the model saw was not recorded', () => {
+    const list = spansOf([stepStart(1, 0), call(2, 'c1', 'refused', { 'error.type': 'refused' }),
+      message(2, 0, { role: 'tool', toolCallId: 'c1', toolName: 'wb__read' }), passEnd(3)]);
+    expect(list[2]!.error).toBe('refused');
+  });
+
   it('cuts an error text to 240 characters, marked', () => {
     const long = `${'x'.repeat(240)}yz`;
     const list = spansOf([passEnd(2, { passed: false, error: long })]);

@@ -2,7 +2,7 @@
 // manifest written by hand, no run, no server. What each recorded pass offers the replay, and
 // the replay model it makes for a pass. The whole record-and-replay loop is
 // test/runner/replay.test.ts.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../src/models/types.ts';
@@ -113,11 +113,20 @@ describe('recordedPass', () => {
 
   it('gives a failed step\'s line to the step\'s last exchange when the provider failed there', async () => {
     const pass = await recordedPass(await traceFile([
-      start(), stepStart(0), prompt(0, 'p'), request(0, 1), response(0, 1, 'ok'), request(0, 2), failed(0, 2, 'rate_limit'),
-      stepEnd(0, { passed: false, reason: 'errored', error: 'openai:gpt-x: rate limited after 4 attempts' }),
+      start(), stepStart(0), prompt(0, 'p'), request(0, 1), response(0, 1, 'ok'), request(0, 2), response(0, 2, 'ok'), request(0, 3),
+      failed(0, 3, 'rate_limit'), stepEnd(0, { passed: false, reason: 'errored', error: 'openai:gpt-x: rate limited after 4 attempts' }),
     ]));
-    expect(pass.exchanges.get('0/2')!.stepError).toBe('openai:gpt-x: rate limited after 4 attempts');
-    expect(pass.exchanges.get('0/1')!.stepError).toBeUndefined();
+    expect(pass.exchanges.get('0/3')!.stepError).toBe('openai:gpt-x: rate limited after 4 attempts');
+    expect(Object.keys(pass.exchanges.get('0/2')!)).toStrictEqual(['request', 'response']);
+    expect(Object.keys(pass.exchanges.get('0/1')!)).toStrictEqual(['request', 'response']);
+  });
+
+  it('gives the line of a step that made no request to no exchange of the step before it', async () => {
+    const pass = await recordedPass(await traceFile([
+      start(), stepStart(0), prompt(0, 'p'), request(0, 1), failed(0, 1, 'time_limit'), stepEnd(0, { passed: false, reason: 'time_limit' }),
+      stepStart(1), stepEnd(1, { passed: false, reason: 'errored', error: 'a server did not start' }),
+    ]));
+    expect(Object.keys(pass.exchanges.get('0/1')!)).toStrictEqual(['request', 'response']);
   });
 
   it('gives the line to no exchange when the step\'s last response did not fail, nor to another step\'s', async () => {
@@ -168,6 +177,12 @@ describe('ReplaySource.open', () => {
     const dir = await run({ ...MANIFEST, options: { content: 'redacted' } });
     expect(await inputError(ReplaySource.open('rec', dir)))
       .toBe('--replay rec: this run was recorded with --redact content, so its traces hold no model responses to replay');
+  });
+
+  it('lets a trace it cannot read fail loudly, not as a pass the run lacks', async () => {
+    const base = await run(MANIFEST, { 'r/on/0.jsonl': [start()] });
+    symlinkSync(join(base, 'rec', 'nowhere'), join(base, 'rec', 'traces', 'r', 'on', '1.jsonl'));
+    await expect(ReplaySource.open('rec', base)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('opens a folder named relative to the working folder, and keeps the name as given', async () => {
