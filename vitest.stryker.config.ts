@@ -25,6 +25,7 @@ export default defineConfig({
       'test/report/costCompare.test.ts', 'test/models/pace.test.ts', 'test/models/replay.test.ts',
       'test/models/schema.test.ts', 'test/models/adapt.test.ts', 'test/models/names.test.ts',
       'test/trace/scrub.test.ts', 'test/trace/redact.test.ts', 'test/runner/streak.test.ts', 'test/report/diverge.test.ts',
+      'test/runner/replaySource.test.ts', 'test/export/spans.test.ts',
     ],
     pool: 'threads',
     // Hang detectors, not bounds: a mutant that hangs is caught by Stryker's own timeout.

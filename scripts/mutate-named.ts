@@ -4,9 +4,14 @@
 // (mutation | tests failed) and fails when any mutation fails no test, or when its search text
 // is no longer in the file exactly once (the code moved: the mutation must follow it).
 //
-//   npm run mutate:named                 # every mutation
-//   npm run mutate:named -- --only cap   # those whose name or file contains "cap"
-import { spawnSync } from 'node:child_process';
+// Two mutations run at a time, each in a scratch copy of its own (--jobs N for another count):
+// a run is mostly Vitest starting and transforming, one core's work, so two keep both cores of
+// the CI machine busy. Every mutation still runs, alone in its copy, against all its tests.
+//
+//   npm run mutate:named                   # every mutation
+//   npm run mutate:named -- --only cap     # those whose name or file contains "cap"
+//   npm run mutate:named -- --jobs 1       # one at a time
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -34,20 +39,29 @@ interface Run {
   broken: number;
 }
 
-function vitest(dir: string, files: readonly string[]): Run {
+/** The test files' results when they run in `dir`; `failing` names the tests that failed. */
+async function vitest(dir: string, files: readonly string[]): Promise<Run & { failing: string[] }> {
   const out = join(dir, '.named-result.json');
   rmSync(out, { force: true });
-  spawnSync(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...files, '--reporter=json', `--outputFile=${out}`], {
-    cwd: dir, encoding: 'utf8', env: { ...process.env, CI: 'true' },
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...files, '--reporter=json', `--outputFile=${out}`], {
+    cwd: dir, stdio: 'ignore', env: { ...process.env, CI: 'true' },
   });
-  let result: { numFailedTests: number; numPassedTests: number; testResults: { status: string; assertionResults: unknown[] }[] };
+  await new Promise((resolve) => child.once('close', resolve));
+  let result: {
+    numFailedTests: number; numPassedTests: number;
+    testResults: { name: string; status: string; assertionResults: { fullName: string; status: string }[] }[];
+  };
   try {
     result = JSON.parse(readFileSync(out, 'utf8'));
   } catch {
-    return { failed: 0, passed: 0, broken: 1 };
+    return { failed: 0, passed: 0, broken: 1, failing: ['(no result: Vitest did not finish)'] };
   }
-  const broken = result.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
-  return { failed: result.numFailedTests, passed: result.numPassedTests, broken };
+  const broken = result.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0);
+  const failing = result.testResults.flatMap((f) => [
+    ...(f.status === 'failed' && f.assertionResults.length === 0 ? [`${f.name.slice(dir.length + 1)} (did not load)`] : []),
+    ...f.assertionResults.filter((a) => a.status === 'failed').map((a) => `${f.name.slice(dir.length + 1)} > ${a.fullName}`),
+  ]);
+  return { failed: result.numFailedTests, passed: result.numPassedTests, broken: broken.length, failing };
 }
 
 function apply(dir: string, m: NamedMutation): string | undefined {
@@ -63,54 +77,83 @@ function apply(dir: string, m: NamedMutation): string | undefined {
   return undefined;
 }
 
-function main(): void {
-  const only = process.argv.indexOf('--only');
-  const filter = only >= 0 ? process.argv[only + 1] ?? '' : '';
+/** Applies `m` alone in `dir`, runs its tests, puts the file back; the table's cell and any problem. */
+async function runOne(dir: string, m: NamedMutation): Promise<{ cell: string; problem?: string }> {
+  const original = readFileSync(join(dir, m.file), 'utf8');
+  const problem = apply(dir, m);
+  if (problem !== undefined) return { cell: 'not applied', problem: `${m.name}: ${problem}` };
+  try {
+    const run = await vitest(dir, m.tests);
+    const failed = run.failed + run.broken;
+    const cell = run.broken > 0 ? `${failed} (a file did not load)` : String(failed);
+    return failed === 0 ? { cell, problem: `${m.name}: no test failed (${m.breaks})` } : { cell };
+  } finally {
+    writeFileSync(join(dir, m.file), original);
+  }
+}
+
+function option(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] ?? '' : undefined;
+}
+
+async function main(): Promise<void> {
+  const filter = option('--only') ?? '';
+  const jobs = Number(option('--jobs') ?? '2');
+  if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs must be a whole number of at least 1, got ${option('--jobs')}`);
   const chosen = NAMED_MUTATIONS.filter((m) => m.name.includes(filter) || m.file.includes(filter));
   const names = new Set<string>();
   for (const m of NAMED_MUTATIONS) {
     if (names.has(m.name)) throw new Error(`two named mutations are called ${JSON.stringify(m.name)}`);
     names.add(m.name);
   }
-  const dir = scratchCopy();
+  const started = Date.now();
+  const dirs = Array.from({ length: Math.min(jobs, Math.max(chosen.length, 1)) }, scratchCopy);
   const problems: string[] = [];
-  const rows: string[] = [];
   try {
+    // The baseline: every declared test file passes unmutated, split between the copies.
     const files = [...new Set(chosen.flatMap((m) => m.tests))];
-    const baseline = vitest(dir, files);
-    if (baseline.failed > 0 || baseline.broken > 0 || baseline.passed === 0) {
-      throw new Error(`the declared tests do not pass unmutated (${baseline.failed} failed, ${baseline.broken} files broken)`);
+    const shares = dirs.map((_, i) => files.filter((__, j) => j % dirs.length === i));
+    const baselines = await Promise.all(dirs.map((dir, i) => (shares[i]!.length === 0 ? undefined : vitest(dir, shares[i]!))));
+    const passed = baselines.reduce((sum, b) => sum + (b?.passed ?? 0), 0);
+    const failing = baselines.flatMap((b) => b?.failing ?? []);
+    if (failing.length > 0 || passed === 0) {
+      throw new Error(`the declared tests do not pass unmutated: ${failing.length === 0 ? 'no test ran' : failing.join('; ')}`);
     }
-    console.log(`named mutations: ${chosen.length}, over ${files.length} test files (${baseline.passed} tests pass unmutated)\n`);
+    console.log(`named mutations: ${chosen.length}, over ${files.length} test files (${passed} tests pass unmutated), ${dirs.length} at a time\n`);
     console.log('| mutation | file | tests failed |');
     console.log('|---|---|---|');
-    for (const m of chosen) {
-      const original = readFileSync(join(dir, m.file), 'utf8');
-      const problem = apply(dir, m);
-      let cell: string;
-      if (problem !== undefined) {
-        problems.push(`${m.name}: ${problem}`);
-        cell = 'not applied';
-      } else {
-        const run = vitest(dir, m.tests);
-        writeFileSync(join(dir, m.file), original);
-        const failed = run.failed + run.broken;
-        cell = run.broken > 0 ? `${failed} (a file did not load)` : String(failed);
-        if (failed === 0) problems.push(`${m.name}: no test failed (${m.breaks})`);
+    // Each copy takes the next mutation when it is free; rows print in the list's order.
+    const results: ({ cell: string; problem?: string } | undefined)[] = chosen.map(() => undefined);
+    let next = 0;
+    let printed = 0;
+    const print = (): void => {
+      while (printed < chosen.length && results[printed] !== undefined) {
+        const m = chosen[printed]!;
+        const { cell, problem } = results[printed]!;
+        if (problem !== undefined) problems.push(problem);
+        console.log(`| ${m.name} | ${m.file} | ${cell} |`);
+        printed += 1;
       }
-      const row = `| ${m.name} | ${m.file} | ${cell} |`;
-      rows.push(row);
-      console.log(row);
-    }
+    };
+    await Promise.all(dirs.map(async (dir) => {
+      while (next < chosen.length) {
+        const i = next;
+        next += 1;
+        results[i] = await runOne(dir, chosen[i]!);
+        print();
+      }
+    }));
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
+  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   for (const p of problems) console.error(`mutate:named: ${p}`);
   if (problems.length > 0) {
-    console.error(`mutate:named: FAILED (${problems.length} of ${chosen.length})`);
+    console.error(`mutate:named: FAILED (${problems.length} of ${chosen.length}), in ${minutes} min`);
     process.exit(1);
   }
-  console.log(`\nmutate:named: passed, every one of ${chosen.length} mutations failed at least one test`);
+  console.log(`\nmutate:named: passed, every one of ${chosen.length} mutations failed at least one test, in ${minutes} min`);
 }
 
-main();
+await main();

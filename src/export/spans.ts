@@ -133,8 +133,8 @@ export function passSpans(pass: ExportPass, options: SpanOptions): Span[] {
         if (step !== undefined) {
           const input = event['gen_ai.usage.input_tokens'];
           const output = event['gen_ai.usage.output_tokens'];
-          if (input !== null) step.usage.input += input;
-          if (output !== null) step.usage.output += output;
+          step.usage.input += input ?? 0;
+          step.usage.output += output ?? 0;
           if (input !== null || output !== null) step.usage.known = true;
           if (event['error.type'] !== undefined) step.errorType = event['error.type'];
           step.span.attributes['gen_ai.provider.name'] ??= asked?.event['gen_ai.provider.name'];
@@ -162,7 +162,8 @@ export function passSpans(pass: ExportPass, options: SpanOptions): Span[] {
           'ladder.call.result_bytes': event.resultBytes,
           'ladder.call.deterministic': event.deterministic,
           'ladder.call.probe': event.probe,
-          'gen_ai.tool.call.arguments': content && id !== undefined && argsById.has(id) ? JSON.stringify(argsById.get(id)) : undefined,
+          // A call no response asked for has no arguments: JSON.stringify(undefined) is undefined, left out.
+          'gen_ai.tool.call.arguments': content && id !== undefined ? JSON.stringify(argsById.get(id)) : undefined,
         });
         calls += 1;
         span.endNs = at(event.t);
@@ -250,7 +251,8 @@ function chatSpan(
       'ladder.response.attempts': response.attempts,
       'ladder.response.text_bytes': response.textBytes,
       'ladder.response.tool_calls': response.toolCalls.length,
-      'gen_ai.input.messages': content ? asked?.messages : undefined,
+      // Present only when the conversation is attached: a request's messages are rebuilt only then.
+      'gen_ai.input.messages': asked?.messages,
       'gen_ai.output.messages': content && response.message !== undefined ? outputMessages(response.message, finish[0]) : undefined,
     });
   if (response['error.type'] !== undefined) span.error = response['error.type'];

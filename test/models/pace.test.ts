@@ -136,6 +136,21 @@ describe('the AIMD limiter', () => {
     expect([limiter.level, limiter.state.decreases, limiter.state.throttles]).toEqual([1, 0, 1]);
   });
 
+  it('restarts the count of answers on a throttle at the floor, though the level stays', () => {
+    // A throttle says the level is too high for now, whether or not it could go lower: the
+    // answers counted before it must not raise the level straight after it.
+    const { limiter, changes } = setup({ max: 4, min: 2 });
+    limiter.throttled(limiter.sent()); // 4 -> 2, the floor
+    limiter.succeeded(limiter.sent()); // one of the two answers a rise needs
+    const inFlight = limiter.sent(); // out when the floor is throttled
+    limiter.throttled(limiter.sent()); // at the floor: 2 stays 2
+    limiter.succeeded(inFlight); // sent before the throttle: not counted
+    limiter.succeeded(limiter.sent());
+    expect([limiter.level, changes]).toStrictEqual([2, [2]]);
+    limiter.succeeded(limiter.sent());
+    expect([limiter.level, changes]).toStrictEqual([3, [2, 3]]);
+  });
+
   it('lowers on a throttle without Retry-After, and holds nothing', () => {
     const { limiter, answer } = setup({ max: 4 });
     limiter.throttled(limiter.sent());

@@ -142,6 +142,17 @@ describe('costOf', () => {
     expect(costOf(priced({}), { input: 1_000_000, output: 0, cacheRead: 900_000, cacheWrite: 100_000 })).toBeCloseTo(2, 10);
   });
 
+  it('bills cache writes at the input price when the entry has no write price, not at its cached-read price', () => {
+    // A write is input processed in full, then stored: no provider bills it below its input
+    // price (OpenAI and Google bill writes as input; Anthropic at 1.25x, or 2x for an hour). The
+    // cached-read price is what later reads of it cost, a tenth of the input here.
+    const p = priced({ cachedInput: 0.2 });
+    // 500k uncached and 500k written, both at $2; 10k out at $8
+    expect(costOf(p, { input: 1_000_000, output: 10_000, cacheRead: 0, cacheWrite: 500_000 })).toBeCloseTo(2 + 0.08, 10);
+    // 300k read at $0.20, 200k written at $2, 500k uncached at $2
+    expect(costOf(p, { input: 1_000_000, output: 0, cacheRead: 300_000, cacheWrite: 200_000 })).toBeCloseTo(0.06 + 0.4 + 1, 10);
+  });
+
   it('never counts more cached tokens than there was input', () => {
     expect(costOf(priced({ cachedInput: 0 }), { input: 100, output: 0, cacheRead: 300, cacheWrite: 0 })).toBe(0);
     expect(costOf(priced({ cachedInput: 0, cacheWrite: 0 }), { input: 100, output: 0, cacheRead: 60, cacheWrite: 60 })).toBe(0);

@@ -243,6 +243,16 @@ describe('ReplayModel', () => {
     expect((await replay.complete({ messages: [user('in /tmp/run-9/ws')], tools: [] })).text).toBe('hi');
   });
 
+  it('names the first difference after scrubbing, not the folder the pass runs in', async () => {
+    // The hash and the message that explains it must see the request alike: unscrubbed, the
+    // workspace path in the first message would be named as the difference.
+    const scrubber = new Scrubber({ workspace: '/tmp/run-9/ws' });
+    const was = { messages: [user('in {workspace}'), user('add 2 and 3')], tools: [] };
+    const replay = model([['1/1', { request: recorded(was), response: response() }]], { scrubber });
+    const error = await failure(replay.complete({ messages: [user('in /tmp/run-9/ws'), user('add 2 and 4')], tools: [] }));
+    expect(error.message).toBe('replay of results/x: r on pass 2 diverged at step 1 round 1: message 2 (user) differs: recorded "add 2 and 3", now "add 2 and 4"');
+  });
+
   it('fails as the recorded provider failed, with its step\'s line and attempts', async () => {
     const failed = response({ 'error.type': 'rate_limit', attempts: 4, message: undefined });
     const error = await failure(model([['0/1', { request: recorded(REQUEST), response: failed, stepError: 'm: rate limited after 4 attempts' }]]).complete(REQUEST));
@@ -290,6 +300,14 @@ describe('replaying an external agent (request.at)', () => {
   it('answers by step and round from `at`, ignoring what the agent varies', async () => {
     const m = model([['1/2', { request: recorded(recordedRequest), response: response() }]]);
     const now: ModelRequest = { messages: [user('<env>cwd=/tmp/b, a date</env>'), user('add 2 and 3'), assistant(''), tool('5')], tools: [], at };
+    expect((await m.complete(now)).text).toBe('hi');
+  });
+
+  it('compares the tool results the agent sends scrubbed with the pass\'s scrubber, as recorded', async () => {
+    const scrubber = new Scrubber({ workspace: '/tmp/run-9/ws' });
+    const was: ModelRequest = { ...recordedRequest, messages: [user('add 2 and 3'), assistant(''), tool('wrote {workspace}/out.txt')] };
+    const m = model([['1/2', { request: recorded(was), response: response() }]], { scrubber });
+    const now: ModelRequest = { messages: [user('add 2 and 3'), assistant(''), tool('wrote /tmp/run-9/ws/out.txt')], tools: [], at };
     expect((await m.complete(now)).text).toBe('hi');
   });
 

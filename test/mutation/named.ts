@@ -850,4 +850,65 @@ const NEW_MODULES: NamedMutation[] = [
   },
 ];
 
-export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP, ...MECHANISMS, ...NUMBERS, ...PIPELINE, ...BEYOND_SYNTAX, ...NEW_MODULES];
+const REPLAY_MODEL = 'src/models/replay.ts';
+const REPLAY_SOURCE = 'src/runner/replay.ts';
+const PACE = 'src/models/pace.ts';
+
+/**
+ * Bugs planted by hand in modules Stryker already covers, that passed the whole suite because
+ * no syntax mutant writes them: a field used where its sibling belongs, a counter not reset on
+ * a state change, a transform skipped on one of two paths.
+ */
+const PLANTED: NamedMutation[] = [
+  {
+    name: 'cache writes billed at the cached-read price', file: PRICES,
+    edits: [{ search: 'write * (p.cacheWrite ?? p.input)', replace: 'write * (p.cacheWrite ?? p.cachedInput ?? p.input)' }],
+    breaks: 'a model with a cached-read price and no write price bills its cache writes at the read price',
+    why: 'writes cost at least the input price everywhere; an arm that fills the cache looks up to ten times cheaper on those tokens',
+    tests: [...PRICE_TESTS, 'test/runner/spend.test.ts'],
+  },
+  {
+    name: 'a throttle at the floor does not restart the count of answers', file: PACE,
+    edits: [{ search: '    this.#answered = 0;\n    if (level === this.#level) return;\n', replace: '    if (level === this.#level) return;\n    this.#answered = 0;\n' }],
+    breaks: 'answers counted before a throttle at the floor still count toward the next rise',
+    why: 'the level rises straight after the provider throttled it, and is throttled again', tests: ['test/models/pace.test.ts'],
+  },
+  {
+    name: 'a throttle at the floor counts answers to requests sent before it', file: PACE,
+    edits: [{ search: '    this.#changedAt = this.#sequence;\n    this.#answered = 0;\n    if (level === this.#level) return;\n',
+      replace: '    this.#answered = 0;\n    if (level === this.#level) return;\n    this.#changedAt = this.#sequence;\n' }],
+    breaks: 'requests in flight when the floor was throttled count toward the next rise',
+    why: 'answers the provider gave under the old load raise the level it just said was too high', tests: ['test/models/pace.test.ts'],
+  },
+  {
+    name: "replayed requests hashed without the pass's scrubber", file: REPLAY_SOURCE,
+    edits: [{ search: 'exchanges: recorded.exchanges, scrubber,', replace: 'exchanges: recorded.exchanges,' }],
+    breaks: 'a replay hashes its requests with the workspace path in them, the recording with it scrubbed',
+    why: 'every step whose prompt or tool results name the workspace diverges: no such run can be replayed', tests: ['test/runner/replaySource.test.ts'],
+  },
+  {
+    name: 'the replay model hashes without the scrubber', file: REPLAY_MODEL,
+    edits: [{ search: 'recorded.request.hash !== requestHash(request, this.#options.scrubber)', replace: 'recorded.request.hash !== requestHash(request)' }],
+    breaks: 'a request that names the workspace never hashes as recorded', why: 'the replay diverges where nothing changed', tests: ['test/models/replay.test.ts'],
+  },
+  {
+    name: 'a divergence explained without the scrubber', file: REPLAY_MODEL,
+    edits: [{ search: 'firstDifference(recorded.request, request, this.#options.scrubber)', replace: 'firstDifference(recorded.request, request)' }],
+    breaks: 'the divergence names the workspace path as the difference, not what changed',
+    why: 'the user is sent to the one message that is the same', tests: ['test/models/replay.test.ts'],
+  },
+  {
+    name: "an external agent's tool results compared unscrubbed", file: REPLAY_MODEL,
+    edits: [{ search: 'externalDifference(recorded.request, request, this.#options.scrubber)', replace: 'externalDifference(recorded.request, request)' }],
+    breaks: "a replayed external agent's tool result that names the workspace differs from the recorded one",
+    why: 'an external agent that reads or writes a file in its workspace can never be replayed', tests: ['test/models/replay.test.ts'],
+  },
+  {
+    name: 'a replay reads every attempt of a resumed pass', file: REPLAY_SOURCE,
+    edits: [{ search: "      if (event.type === 'pass.start') events = [];\n", replace: '' }],
+    breaks: "the conversation a replay checks against starts with the abandoned attempt's messages",
+    why: 'a resumed pass replays as diverged at its first request', tests: ['test/runner/replaySource.test.ts'],
+  },
+];
+
+export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP, ...MECHANISMS, ...NUMBERS, ...PIPELINE, ...BEYOND_SYNTAX, ...NEW_MODULES, ...PLANTED];

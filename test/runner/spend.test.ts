@@ -70,6 +70,13 @@ describe('what a pass spent', () => {
     expect(await passTokens(file)).toStrictEqual({ tokens: { input: 1_000_010, output: 100_005, cacheRead: 500_000, cacheWrite: 7 }, missing: 0 });
   });
 
+  it('prices a pass\'s cache writes at the input price when the model has no write price', async () => {
+    const noWrite: Pricing = { ...PRICED, usdPerMillion: { input: 1, output: 10, cachedInput: 0.1, cacheWrite: null } } as Pricing;
+    const file = await trace([START, response(1_000_000, 0, { 'gen_ai.usage.cache_creation.input_tokens': 1_000_000 })]);
+    // A million tokens written: $1 at the input price (a tenth of that at the cached-read price).
+    expect(await passCost(file, noWrite)).toStrictEqual({ usd: 1, missing: 0 });
+  });
+
   it('counts a response with no input count, or no output count, as missing', async () => {
     expect((await passTokens(await trace([START, response(null, 10)]))).missing).toBe(1);
     expect((await passTokens(await trace([START, response(10, null)]))).missing).toBe(1);
