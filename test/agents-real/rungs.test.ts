@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CI_TESTED } from '../../src/agents/tested.ts';
 import { CALIBRATE_PASSES, calibrate } from '../../src/report/calibrate.ts';
 import { listTraces } from '../../src/runner/store.ts';
 import { readTraceAll } from '../../src/trace/index.ts';
@@ -14,7 +15,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RUNGS = ['rungs/review-dead-browser.yaml', 'rungs/config-from-catalog.yaml', 'rungs/fails-twice-then-works.yaml'];
 const OUT = fileURLToPath(new URL('../../.cache/agents-real/', import.meta.url));
 
-describe.each(['codex', 'codex-acp'])('%s on three rungs', (agent) => {
+// Every recipe `ladder agents` calls CI-tested, and only those.
+describe.each(CI_TESTED)('%s on three rungs', (agent) => {
   it("shows each rung's declared effect, with whole traces and the breaker's refusals on on only", async () => {
     const out = join(OUT, `calibrate-${agent}-${Date.now()}`);
     const rows = await calibrate({ rungs: RUNGS, cwd: ROOT, agent, out, progress: process.stderr });
