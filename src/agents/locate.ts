@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { agentCacheRoot, cachedCommand, parsePin } from './cache.ts';
+import { installName } from './faults.ts';
 import type { AgentFile } from './file.ts';
 
 /** `codex --version` took 0.1 s here; Qwen Code spends about 7 s of CPU starting, more on a loaded machine. */
@@ -100,7 +101,7 @@ export function agentLine(file: AgentFile, located: LocatedAgent, version: Agent
       : located.where === 'file' ? `as ${file.file} starts it` : 'not installed';
   const head = `agent: ${file.name} ${version.version} (${where})`;
   if (located.where === 'path' && pinned !== undefined && version.version !== pinned) {
-    return `${head}; the recipe pins ${pinned}, so results may differ from CI's; npx ladder agents install ${file.name} puts ${pinned} in the agent cache, which is used first`;
+    return `${head}; the recipe pins ${pinned}, so results may differ from CI's; npx ladder agents install ${installName(file)} puts ${pinned} in the agent cache, which is used first`;
   }
   return head;
 }

@@ -86,7 +86,7 @@ describe('the version a run records', () => {
     expect(await agentVersion(file, located, env)).toEqual({ version: '2.0.1-beta.3', from: 'asked' });
     expect(agentLine(file, located, { version: '2.0.1-beta.3', from: 'asked' })).toBe(
       `agent: test 2.0.1-beta.3 (from PATH (${join(path, 'fakeagent')})); the recipe pins 1.2.3, so results may differ from CI's; ` +
-      'npx ladder agents install test puts 1.2.3 in the agent cache, which is used first',
+      'npx ladder agents install test-agent.yaml puts 1.2.3 in the agent cache, which is used first',
     );
   });
 
