@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
 import type { AdapterOptions, ModelFlags } from '../models/index.ts';
+import { UsageMistake } from './errors.ts';
 import { MODEL_FLAG_OPTIONS } from './modelFlags.ts';
 
 // Two attempts, not four: a doctor should say quickly that something is down.
@@ -73,12 +74,6 @@ export async function runAgentDoctor(nameOrPath: string, world: DoctorWorld & { 
   return result.ok ? 0 : 1;
 }
 
-/** A mistake in the flags: one line on stderr, exit 2. */
-const mistake = (command: string, line: string): void => {
-  process.stderr.write(`${command}: ${line}\n`);
-  process.exitCode = 2;
-};
-
 interface DoctorArgs {
   readonly model?: string;
   readonly agent?: string;
@@ -102,15 +97,18 @@ export const doctorCommand: CommandModule<object, DoctorArgs> = {
       })
       .options(MODEL_FLAG_OPTIONS),
   handler: async (argv) => {
+    // Said as every mistake in the flags is: one line, exit 2 (runProgram).
     if (argv.agent !== undefined && argv.model !== undefined) {
-      return mistake('ladder doctor', '--agent runs the agent with its own scripted model; check the model on its own with ladder doctor --model');
+      throw new UsageMistake('ladder doctor: --agent runs the agent with its own scripted model; check the model on its own with ladder doctor --model');
+    }
+    if (argv.agent === undefined && argv.model === undefined) {
+      throw new UsageMistake('ladder doctor: name what to check: --model <spec> (a model) or --agent <name> (an external agent)');
     }
     if (argv.agent !== undefined) {
       process.exitCode = await runAgentDoctor(argv.agent);
       return;
     }
-    if (argv.model === undefined) return mistake('ladder doctor', 'name what to check: --model <spec> (a model) or --agent <name> (an external agent)');
-    process.exitCode = await runDoctor(argv.model, {
+    process.exitCode = await runDoctor(argv.model!, {
       ...(argv['base-url'] === undefined ? {} : { baseUrl: argv['base-url'] }),
       ...(argv.thinking === undefined ? {} : { thinking: argv.thinking }),
       ...(argv['num-ctx'] === undefined ? {} : { numCtx: argv['num-ctx'] }),
