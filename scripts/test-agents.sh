@@ -1,29 +1,26 @@
 #!/usr/bin/env bash
 # The real-agent suite (test/agents-real/). The agents are not Ladder's dependencies (Codex
-# alone is over 400 MB), so the pinned versions are installed into an ignored cache folder,
-# once: a folder that already holds them at these versions is used as it is.
+# alone is over 400 MB): every recipe the suite runs (src/agents/tested.ts, listed by
+# `ladder agents --json`) is installed at its pinned version into the per-user agent cache
+# (`ladder agents install`, which reuses what the cache already holds at that version), and
+# each one's bin folder is put on PATH for the tests that start an agent by its command.
+# .cache/agents-real/ stays the suite's scratch folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-CACHE=.cache/agents
-PINS=("@openai/codex@0.171.0" "@zed-industries/codex-acp@0.16.0" "@anthropic-ai/claude-code@2.1.328")
+listing=$(node bin/ladder.js agents --json)
+field() { node -e "const l = JSON.parse(process.argv[1]); for (const r of l.rows) if (r.tested) console.log($1)" "$listing"; }
 
-installed() {
-  local name=${1%@*} want=${1##*@}
-  [ "$(node -p "require('./$CACHE/node_modules/$name/package.json').version" 2>/dev/null)" = "$want" ]
-}
+mapfile -t tested < <(field 'r.name')
+echo "== real agents: ${tested[*]}"
+node bin/ladder.js agents install "${tested[@]}"
 
-missing=()
-for pin in "${PINS[@]}"; do installed "$pin" || missing+=("$pin"); done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "== installing ${missing[*]} into $CACHE"
-  mkdir -p "$CACHE"
-  # A package.json of its own, so npm installs here and not into Ladder's tree above.
-  [ -f "$CACHE/package.json" ] || echo '{ "name": "ladder-agents-cache", "private": true }' > "$CACHE/package.json"
-  npm install --prefix "$CACHE" --save-exact --no-audit --no-fund "${missing[@]}"
-fi
-
-export PATH="$PWD/$CACHE/node_modules/.bin:$PATH"
+# Listed again after the installs: each one's command, now in the cache.
+listing=$(node bin/ladder.js agents --json)
+while read -r bin; do
+  [ -n "$bin" ] && PATH="$(dirname "$bin"):$PATH"
+done < <(field "r.installed && r.installed.where === 'cache' ? r.installed.command : ''")
+export PATH
 
 # ---- The SDK examples (test/agents-real/sdk.test.ts) -------------------------------------------
 # examples/agents/openai-agents and examples/agents/langchain are npm packages of their own, each

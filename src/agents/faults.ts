@@ -62,9 +62,17 @@ export function stderrNotes(stderr: string): string[] {
   return notes;
 }
 
+/** What `ladder agents install` takes for this file: a shipped recipe's name, else the file's path. */
+export function installName(file: Pick<AgentFile, 'name' | 'file'>): string {
+  return file.file === `agents/${file.name}.yaml` ? file.name : file.file;
+}
+
 export function notInstalledLine(file: AgentFile, command: string): string {
-  const how = file.install !== undefined ? `install it with: ${file.install}` : "install it, or give its full path as the agent file's command";
-  return `${commandName(command)} is not installed (not found on PATH); ${how}`;
+  // A pinned package is looked for in the agent cache before PATH (src/agents/locate.ts).
+  const install = file.install ?? (file.package === undefined ? undefined : `npx ladder agents install ${installName(file)}`);
+  const how = install !== undefined ? `install it with: ${install}` : "install it, or give its full path as the agent file's command";
+  const where = file.package === undefined ? 'not found on PATH' : 'not in the agent cache and not found on PATH';
+  return `${commandName(command)} is not installed (${where}); ${how}`;
 }
 
 const SIGNALS = Object.fromEntries(Object.entries(constants.signals).map(([name, n]) => [n, name])) as Record<number, string>;

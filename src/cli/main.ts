@@ -6,6 +6,7 @@
 // checks the compiled entry point for this). A new command is one line below, written the same way.
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { agentsCommand } from './agents.ts';
 import { compareCommand } from './compare.ts';
 import { doctorCommand } from './doctor.ts';
 import { reportMistakes, runProgram } from './errors.ts';
@@ -32,6 +33,7 @@ const program = yargs(args)
   .command(rescoreCommand)
   .command(exportCommand)
   .command(doctorCommand)
+  .command(agentsCommand)
   .command(serveCommand)
   .command(gatewayCommand)
   .command(probeCommand);

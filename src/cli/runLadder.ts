@@ -115,6 +115,7 @@ export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise
   const inside = relative(cwd, prepared.out);
   const where = inside === '' || inside.startsWith('..') ? prepared.out : inside;
   say(`model: ${manifest.model.spec} (${manifest.model.reason})`);
+  if (prepared.agentLine !== undefined) say(prepared.agentLine);
   say(`${prepared.resume ? 'resuming' : 'run'} ${where}: ${plural(manifest.rungs.length, 'rung')} x ${plural(manifest.arms.length, 'arm')} ` +
     `(${manifest.arms.join(', ')}) x ${plural(manifest.passes, 'pass', 'passes')}` +
     `${manifest.options.shard === null ? '' : `, shard ${manifest.options.shard}`}, ${manifest.options.concurrency} at a time`);

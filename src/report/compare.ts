@@ -9,9 +9,10 @@ import type { CostComparison } from './costCompare.ts';
 import type { LeftOut } from './pairing.ts';
 import { pair } from './pairing.ts';
 import type { LoadedRun, RunSummary } from './summary.ts';
-import { armsOf, loadRun, summarizeLoaded } from './summary.ts';
+import { agentField, armsOf, loadRun, summarizeLoaded } from './summary.ts';
 import { ReportInputError, SYNTHETIC_NOTICE } from './results.ts';
-import { leftOutSentence, plural, summarySentence } from './words.ts';
+import { agentWords, leftOutSentence, plural, summarySentence } from './words.ts';
+import type { RunAgent } from './words.ts';
 
 export const COMPARISON_FORMAT = 1;
 export { DEFAULT_REPORT_SEED };
@@ -20,6 +21,8 @@ export interface RunInfo {
   runId: string;
   dir: string;
   model: { spec: string; synthetic: boolean };
+  /** The external agent that ran the steps, and its version; absent for the built-in loop. */
+  agent?: RunAgent;
   status: string;
   ladderVersion: string;
   gitSha: string | null;
@@ -65,7 +68,7 @@ export interface CompareOptions {
 function info(run: LoadedRun): RunInfo {
   const m = run.manifest;
   return {
-    runId: m.runId, dir: run.dir, model: { spec: m.model.spec, synthetic: m.model.synthetic === true },
+    runId: m.runId, dir: run.dir, model: { spec: m.model.spec, synthetic: m.model.synthetic === true }, ...agentField(m),
     status: m.status, ladderVersion: m.ladderVersion, gitSha: m.gitSha,
   };
 }
@@ -123,6 +126,12 @@ function runNotes(a: LoadedRun, b: LoadedRun): string[] {
   if (a.manifest.model.spec !== b.manifest.model.spec) {
     notes.push(`The runs used different models: ${a.manifest.model.spec} (A) and ${b.manifest.model.spec} (B).`);
   }
+  const agentA = agentField(a.manifest).agent;
+  const agentB = agentField(b.manifest).agent;
+  if (JSON.stringify(agentA) !== JSON.stringify(agentB)) {
+    const said = (agent: RunAgent | undefined): string => (agent === undefined ? "Ladder's own loop" : agentWords(agent));
+    notes.push(`The runs were made by different agents: ${said(agentA)} (A) and ${said(agentB)} (B); pairs still share rung, pass and seed.`);
+  }
   const shaB = new Map(b.manifest.rungs.map((r) => [r.name, r.sha256]));
   const changed = a.manifest.rungs.filter((r) => shaB.has(r.name) && shaB.get(r.name) !== r.sha256).map((r) => r.name);
   if (changed.length > 0) notes.push(`Rung files changed between the runs: ${changed.join(', ')}; their pairs compare different tasks.`);
@@ -161,7 +170,12 @@ export function compareLoaded(a: LoadedRun, b: LoadedRun | undefined, options: C
     if (shared.length === 0) {
       throw new ReportInputError(`${a.dir} and ${b.dir} share no arm (${armsOf(a).join(', ')} against ${armsB.join(', ')}); compare runs made with the same --arms`);
     }
-    const label = (arm: string): string => `${b.manifest.runId} against ${a.manifest.runId}, arm ${arm}`;
+    // Runs of two agents: each side is labelled by its agent, so every sentence says who is B and who A.
+    const agentA = agentField(a.manifest).agent;
+    const agentB = agentField(b.manifest).agent;
+    const side = (run: LoadedRun, agent: RunAgent | undefined): string =>
+      (JSON.stringify(agentA) === JSON.stringify(agentB) || agent === undefined ? run.manifest.runId : `${run.manifest.runId} (${agentWords(agent)})`);
+    const label = (arm: string): string => `${side(b, agentB)} against ${side(a, agentA)}, arm ${arm}`;
     comparisons = shared.map((arm) => compareSides(label(arm), a, arm, b, arm, seed));
     notes = [...runNotes(a, b), ...traceNotes(summaries[0]!, 'A'), ...traceNotes(summaries[1]!, 'B')];
   }

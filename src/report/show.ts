@@ -6,7 +6,7 @@ import { renderFailureList, renderTranscriptText } from './render/transcriptText
 import type { PassRecord } from './passes.ts';
 import { canonicalArm, ReportInputError, SYNTHETIC_NOTICE } from './results.ts';
 import type { LoadedRun } from './summary.ts';
-import { armsOf, loadRun, uniqueInOrder } from './summary.ts';
+import { armsOf, loadRun, uniqueInOrder, whoRan } from './summary.ts';
 import { FOLD, NO_FOLD } from './transcript/fold.ts';
 import { readTranscript } from './transcript/read.ts';
 import { ladderCommand } from '../runner/invocation.ts';
@@ -95,5 +95,7 @@ export async function showText(options: ShowOptions, paint?: Paint): Promise<str
     throw new ReportInputError(`no step ${step} in ${record.rung} ${record.arm} pass ${record.pass}; steps: ${ranges(transcript.steps.map((s) => s.step))}`);
   }
   const view = transcriptView(transcript, { fold: options.full === true ? NO_FOLD : FOLD, file: record.file, ...(step === undefined ? {} : { step }) });
-  return `${chosen === null ? '' : `${chosen}\n`}${renderTranscriptText(view, paint)}`;
+  // A pass of an external agent says which agent at which version ran it, as the failure list does.
+  const who = run.manifest.agent === undefined ? '' : `Run ${run.manifest.runId} (${whoRan(run.manifest)}).\n`;
+  return `${who}${chosen === null ? '' : `${chosen}\n`}${renderTranscriptText(view, paint)}`;
 }

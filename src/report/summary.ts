@@ -9,6 +9,8 @@ import { isErrored, metrics, passClean, passErrored } from './metrics.ts';
 import type { PassRecord, StepRun, TraceTally } from './passes.ts';
 import { emptyTraceTally, readPasses } from './passes.ts';
 import type { Manifest } from './results.ts';
+import { ranBy } from './words.ts';
+import type { RunAgent } from './words.ts';
 import { canonicalArm, listTraces, readManifest, SYNTHETIC_NOTICE } from './results.ts';
 
 export const SUMMARY_FORMAT = 1;
@@ -35,6 +37,8 @@ export interface RunSummary {
   runId: string;
   status: Manifest['status'];
   model: { spec: string; synthetic: boolean };
+  /** `--agent`: the external agent that ran the steps, and its version; absent for the built-in loop. */
+  agent?: RunAgent;
   /** Set when the model is synthetic: what these figures can and cannot say. */
   notice: string | null;
   ladderVersion: string;
@@ -157,6 +161,18 @@ function summarizeArm(arm: string, passes: PassRecord[], pricing: Pricing): ArmS
   return { arm, overall: metrics(stepRunsOf(passes), passes, groups, pricing), rungs: rungSummaries };
 }
 
+/** `{agent}` when an external agent ran the steps, else nothing: a run of the built-in loop reads as before. */
+export function agentField(manifest: Manifest): { agent?: RunAgent } {
+  const agent = manifest.agent;
+  return agent === undefined ? {} : { agent: { name: agent.name, version: agent.version ?? null } };
+}
+
+/** A run's model, with the agent and its version beside it when an external agent ran the steps. */
+export function whoRan(manifest: Manifest): string {
+  const { agent } = agentField(manifest);
+  return agent === undefined ? manifest.model.spec : ranBy(manifest.model.spec, agent);
+}
+
 export function summarizeLoaded(run: LoadedRun): RunSummary {
   const { manifest } = run;
   const synthetic = manifest.model.synthetic === true;
@@ -165,6 +181,7 @@ export function summarizeLoaded(run: LoadedRun): RunSummary {
     runId: manifest.runId,
     status: manifest.status,
     model: { spec: manifest.model.spec, synthetic },
+    ...agentField(manifest),
     notice: synthetic ? SYNTHETIC_NOTICE : null,
     ladderVersion: manifest.ladderVersion,
     gitSha: manifest.gitSha,

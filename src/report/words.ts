@@ -5,6 +5,23 @@ import type { LeftOut } from './pairing.ts';
 import { countScale as scaleOf, roundHalfAway, shownPoints, shownQuantity } from './precision.ts';
 import { SIGNIFICANCE } from './stats.ts';
 
+/** The external agent that ran a run's steps, as a report names it; absent for the built-in loop. */
+export interface RunAgent {
+  name: string;
+  /** As the run recorded it ("unknown" when the agent could not say); null in runs made before versions were recorded. */
+  version: string | null;
+}
+
+/** `codex 0.171.0`: an agent and its version, as every line that names one says it. */
+export function agentWords(agent: RunAgent): string {
+  return `${agent.name} ${agent.version ?? '(version not recorded)'}`;
+}
+
+/** Who ran a run's steps, as every first line says it: the agent and its version beside the model. */
+export function ranBy(model: string, agent: RunAgent | undefined): string {
+  return agent === undefined ? `model ${model}` : `agent ${agentWords(agent)}, model ${model}`;
+}
+
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
 }

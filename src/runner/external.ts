@@ -202,7 +202,7 @@ export class ExternalSteps implements AsyncDisposable {
       ? syntheticView(wire.request, this.#input.prompts.slice(0, index + 1), names, (id) => this.#gateway.resultFor(id))
       : { ...wire.request, ...(this.#input.sampling === undefined ? {} : { options: this.#input.sampling }), at };
     const started = performance.now();
-    emit(requestEvent(model, index, round, wire.request, scrubber));
+    emit({ ...requestEvent(model, index, round, wire.request, scrubber), wire: wire.format });
     let response: ModelResponse;
     try {
       // A replay that diverged stays diverged: a request after it (a client's retry, the agent

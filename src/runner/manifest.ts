@@ -56,6 +56,11 @@ export interface ManifestAgent {
   /** The recipe name or the path as given to --agent. */
   file: string;
   sha256: string;
+  /**
+   * The agent's version when the run started: what it printed for the file's `version.args`,
+   * else its cached package's, else "unknown" (src/agents/locate.ts). Absent in runs made before it.
+   */
+  version?: string;
 }
 
 /** Field order is the file format. */
@@ -153,6 +158,8 @@ export function differences(a: Manifest, b: Manifest, options: { shard: boolean 
   same('replay', a.replay?.runId ?? null, b.replay?.runId ?? null);
   same('agent', a.agent?.name ?? null, b.agent?.name ?? null);
   if (a.agent !== undefined && b.agent !== undefined && a.agent.sha256 !== b.agent.sha256) found.push(`agent file ${a.agent.file} changed (sha256 differs)`);
+  // The passes of one run come from one agent version: another one makes other passes.
+  if (a.agent?.version !== undefined && b.agent?.version !== undefined) same('agent version', a.agent.version, b.agent.version);
   if (options.shard) same('shard', a.options.shard, b.options.shard);
   const names = (m: Manifest) => m.rungs.map((r) => r.name);
   same('rungs', names(a), names(b));

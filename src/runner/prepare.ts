@@ -96,6 +96,8 @@ export interface PreparedRun {
   /** The provider's concurrency limiter; absent when no provider is called (synthetic agents, a replay). */
   pace?: AimdLimiter;
   maxCost?: number;
+  /** `--agent`: which agent, which version, from where (and a version other than the pinned one), for the run's start. */
+  agentLine?: string;
 }
 
 function positiveInt(flag: string, value: number | undefined, problems: string[]): void {
@@ -175,13 +177,22 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
   }
   // --agent, else the agent of the run resumed: the same agent makes the rest of its passes.
   const agentName = request.agent ?? previous?.agent?.file;
-  let external: { file: AgentFile; manifest: ManifestAgent } | undefined;
+  let external: { file: AgentFile; manifest: ManifestAgent; line: string } | undefined;
   if (agentName !== undefined) {
     // Loaded only with --agent: the drivers bring the ACP SDK, which no other run needs.
     const { AgentFileError, loadAgentFile } = await import('../agents/index.ts');
+    const { agentLine, agentVersion, locateAgent } = await import('../agents/locate.ts');
     try {
       const file = await loadAgentFile(agentName);
-      external = { file, manifest: { name: file.name, kind: file.kind, file: agentName, sha256: sha256(JSON.stringify(file)) } };
+      // The agent cache first, then PATH; the hash is of the file as written, the same on every machine.
+      const located = locateAgent(file, world.env);
+      const version = await agentVersion(file, located, world.env);
+      const found = located.where === 'cache' || located.where === 'path';
+      external = {
+        file: found ? { ...file, command: located.command } : file,
+        manifest: { name: file.name, kind: file.kind, file: agentName, sha256: sha256(JSON.stringify(file)), version: version.version },
+        line: agentLine(file, located, version),
+      };
     } catch (error) {
       if (error instanceof AgentFileError) throw new InputError(error.problems);
       throw error;
@@ -236,6 +247,7 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
     pricing,
     ...(pace === undefined ? {} : { pace }),
     ...(request.maxCost === undefined ? {} : { maxCost: request.maxCost }),
+    ...(external === undefined ? {} : { agentLine: external.line }),
   };
 }
 

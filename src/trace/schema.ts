@@ -198,6 +198,8 @@ export const modelRequestShape = z.object({
   hash: hash16.optional(),
   /** v2: sampling options sent with the request, when any were set. */
   options: samplingShape.optional(),
+  /** An external agent's request: the wire format it spoke to the model gateway (openai-responses, anthropic-messages, ...). */
+  wire: text.optional(),
 });
 
 export const modelToolCallShape = z.object({

@@ -85,11 +85,12 @@ describe('ladder doctor', () => {
       expect(server.seen.map((s) => [s.body.think, s.body.options.num_ctx])).toStrictEqual([[true, 4096], [true, 4096], [true, 4096]]);
     });
 
-    it('requires --model', async () => {
+    it('requires --model or --agent, and not both', async () => {
       const parse = yargs().command(doctorCommand).exitProcess(false).fail((msg) => {
         throw new Error(msg);
       });
-      await expect(async () => parse.parseAsync(['doctor'])).rejects.toThrow('Missing required argument: model');
+      await expect(async () => parse.parseAsync(['doctor'])).rejects.toThrow('name what to check: --model <spec> (a model) or --agent <name> (an external agent)');
+      await expect(async () => parse.parseAsync(['doctor', '--agent', 'codex', '--model', 'openai:m'])).rejects.toThrow('--agent runs the agent with its own scripted model');
     });
   });
 });

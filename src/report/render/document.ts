@@ -4,7 +4,7 @@ import type { ArmComparison, ComparisonReport } from '../compare.ts';
 import { traceNotes } from '../compare.ts';
 import type { MetricComparison } from '../paired.ts';
 import type { RunSummary } from '../summary.ts';
-import { carriesNothing, countScale, leftOutMetrics, percent, plural, pValue, quantity, signedBound, signedPoints, signedQuantity } from '../words.ts';
+import { carriesNothing, countScale, leftOutMetrics, percent, plural, pValue, quantity, ranBy, signedBound, signedPoints, signedQuantity } from '../words.ts';
 import { formatUsd } from '../../models/prices.ts';
 import type { CostComparison } from '../costCompare.ts';
 import { costLine, costTimeTables } from './costTimeTables.ts';
@@ -112,7 +112,7 @@ function comparisonSection(c: ArmComparison): Section {
 function runLine(name: string, s: RunSummary): string {
   const t = s.traces;
   // "Run: run x" says run twice; "A: run x" names the side.
-  return `${name === 'Run' ? 'Run' : `${name}: run`} ${s.runId} (${s.status}), model ${s.model.spec}, git ${s.gitSha?.slice(0, 12) ?? 'unknown'}, ` +
+  return `${name === 'Run' ? 'Run' : `${name}: run`} ${s.runId} (${s.status}), ${ranBy(s.model.spec, s.agent)}, git ${s.gitSha?.slice(0, 12) ?? 'unknown'}, ` +
     `${plural(t.passes, 'complete pass', 'complete passes')} from ${plural(t.files, 'trace')} (${plural(t.events, 'event')}).`;
 }
 

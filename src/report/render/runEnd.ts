@@ -8,13 +8,15 @@ import type { ArmComparison, ComparisonReport } from '../compare.ts';
 import { passErrored } from '../metrics.ts';
 import type { PassRecord } from '../passes.ts';
 import type { RunSummary } from '../summary.ts';
-import { carriesNothing, metricSentence, plural } from '../words.ts';
+import { carriesNothing, metricSentence, plural, ranBy } from '../words.ts';
 import type { Table } from './document.ts';
 import { rungTable, VERDICT } from './document.ts';
 import { summaryTables } from './summaryTables.ts';
 import { terminalTable, wrap } from './text.ts';
 
 export interface RunEnd {
+  /** Which agent at which version, beside the model, when an external agent ran the steps; null for the built-in loop. */
+  who: string | null;
   notice: string | null;
   /** Per comparison (or the one arm): its headline and its rows per rung. */
   parts: { headline: string[]; table: Table }[];
@@ -108,6 +110,7 @@ export function runEnd(input: RunEndInput): RunEnd {
   const compare = comparison === null ? [] : [{ command: `${ladder} compare ${where}`, what: 'every metric, and each arm\'s own tables' }];
   const details = comparison === null ? `${ladder} report ${where} gives them` : `${ladder} compare ${where} gives them`;
   return {
+    who: summary.agent === undefined ? null : `Run ${summary.runId}: ${ranBy(summary.model.spec, summary.agent)}.`,
     notice: summary.notice,
     parts: comparison === null ? [armPart(summary)] : comparison.comparisons.map(comparisonPart),
     problems: problemLines(input, details),
@@ -122,6 +125,7 @@ export function runEnd(input: RunEndInput): RunEnd {
 /** The last screen as terminal lines. Problem and command lines are never wrapped: they paste back whole. */
 export function renderRunEnd(end: RunEnd): string[] {
   const out: string[] = [];
+  if (end.who !== null) out.push(...wrap(end.who));
   if (end.notice !== null) out.push(...wrap(`NOTE: ${end.notice}`), '');
   for (const part of end.parts) {
     for (const p of part.headline) out.push(...wrap(p));

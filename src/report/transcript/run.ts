@@ -4,7 +4,7 @@
 import { baselineArm } from '../compare.ts';
 import type { PassRecord } from '../passes.ts';
 import type { LoadedRun } from '../summary.ts';
-import { armsOf, uniqueInOrder } from '../summary.ts';
+import { armsOf, uniqueInOrder, whoRan } from '../summary.ts';
 import { plural } from '../words.ts';
 import type { PassTranscript } from './build.ts';
 import type { Divergence } from './diverge.ts';
@@ -65,7 +65,7 @@ export async function failureList(run: LoadedRun, notice: string | null, shownAs
   const t = run.traces;
   const lost = t.damaged + t.incomplete;
   return {
-    title: `Run ${run.manifest.runId} (${run.manifest.model.spec}): ${plural(run.passes.length, 'counted pass', 'counted passes')}; ${what}.`,
+    title: `Run ${run.manifest.runId} (${whoRan(run.manifest)}): ${plural(run.passes.length, 'counted pass', 'counted passes')}; ${what}.`,
     notice,
     rows: entries.map((e) => ({
       status: e.status, tone: STATUS_TONE[e.status], rung: e.record.rung, arm: e.record.arm, pass: `pass ${e.record.pass}`, why: e.failure ?? '',
