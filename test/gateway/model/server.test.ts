@@ -37,13 +37,13 @@ describe('model gateway: the server', () => {
     expect(res.status).toBe(200);
   });
 
-  it('answers a path it does not serve with 404 naming the path and the three endpoints', async () => {
+  it('answers a path it does not serve with 404 naming the path and the endpoints', async () => {
     await using fx = await gatewayAnswering([() => modelResponse()]);
     const res = await fetch(`${fx.gateway.openaiBaseUrl}/completions`, { method: 'POST', headers: { ...json, authorization: `Bearer ${TOKEN}` }, body: '{}' });
     expect(res.status).toBe(404);
     expect(await res.json()).toStrictEqual({
       error: {
-        message: 'POST /v1/completions: not served here; the model gateway serves POST /v1/chat/completions, POST /v1/responses and POST /v1/messages',
+        message: 'POST /v1/completions: not served here; the model gateway serves POST /v1/chat/completions, POST /v1/responses, POST /v1/messages and POST /v1beta/models/{model}:generateContent (Gemini)',
         type: 'not_found_error', param: null, code: null,
       },
     });
