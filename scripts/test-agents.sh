@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CACHE=.cache/agents
-PINS=("@openai/codex@0.171.0" "@zed-industries/codex-acp@0.16.0")
+PINS=("@openai/codex@0.171.0" "@zed-industries/codex-acp@0.16.0" "@google/gemini-cli@0.61.0")
 
 installed() {
   local name=${1%@*} want=${1##*@}
