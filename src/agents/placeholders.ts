@@ -20,6 +20,8 @@ export interface AgentPassValues {
   openaiBaseUrl: string;
   /** The model gateway's Anthropic base URL as Anthropic's SDK takes it, without /v1 (it appends /v1/messages). */
   anthropicBaseUrl: string;
+  /** The model gateway's Gemini base URL as @google/genai takes it (GOOGLE_GEMINI_BASE_URL), without /v1beta (it appends /v1beta/models/...). */
+  geminiBaseUrl: string;
   /** The pass token the agent sends the model gateway as its API key; never a real provider key. */
   apiKey: string;
   /** also a stdio bridge command for agents that only start commands, if given */
@@ -28,7 +30,7 @@ export interface AgentPassValues {
 
 /** Every placeholder an agent file may use. `{prompt}` only where a step fills it (exec args and env). */
 export const PLACEHOLDERS = [
-  'prompt', 'workspace', 'home', 'model', 'mcpUrl', 'mcpToken', 'mcpConfig', 'openaiBaseUrl', 'anthropicBaseUrl', 'apiKey', 'agentDir',
+  'prompt', 'workspace', 'home', 'model', 'mcpUrl', 'mcpToken', 'mcpConfig', 'openaiBaseUrl', 'anthropicBaseUrl', 'geminiBaseUrl', 'apiKey', 'agentDir',
 ] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 
@@ -74,6 +76,7 @@ export function passPlaceholders(values: AgentPassValues): PlaceholderValues {
     mcpConfig: mcpConfigPath(values.home),
     openaiBaseUrl: values.openaiBaseUrl,
     anthropicBaseUrl: values.anthropicBaseUrl,
+    geminiBaseUrl: values.geminiBaseUrl,
     apiKey: values.apiKey,
   };
 }
@@ -107,6 +110,8 @@ export function agentEnv(values: AgentPassValues, fileEnv: Record<string, string
     OPENAI_API_KEY: values.apiKey,
     ANTHROPIC_BASE_URL: values.anthropicBaseUrl,
     ANTHROPIC_API_KEY: values.apiKey,
+    GOOGLE_GEMINI_BASE_URL: values.geminiBaseUrl,
+    GEMINI_API_KEY: values.apiKey,
   };
   for (const [name, value] of Object.entries(fileEnv)) env[name] = fill(value, placeholderValues);
   return env;

@@ -108,7 +108,7 @@ export class ExternalSteps implements AsyncDisposable {
     await mkdir(home, { recursive: true });
     this.#values = {
       workspace: this.#input.workspace, home, model: this.#input.model.model, mcpUrl: this.#mcp.url, mcpToken: token,
-      openaiBaseUrl: this.#models.openaiBaseUrl, anthropicBaseUrl: this.#models.anthropicBaseUrl, apiKey: token,
+      openaiBaseUrl: this.#models.openaiBaseUrl, anthropicBaseUrl: this.#models.anthropicBaseUrl, geminiBaseUrl: this.#models.geminiBaseUrl, apiKey: token,
       // For an ACP agent that takes only stdio MCP servers: the bridge, with the token in its env.
       mcpStdio: { command: process.execPath, args: [join(PACKAGE_ROOT, 'bin', 'ladder.js'), 'gateway', 'bridge', '--url', this.#mcp.url] },
     };

@@ -40,7 +40,7 @@ function passValues(name: string, endpoint: MessagesEndpoint): AgentPassValues {
   const dir = mkdtempSync(join(root, `${name}-`));
   return {
     workspace: join(dir, 'workspace'), home: join(dir, 'home'), model: 'tiny', mcpUrl: mcp.url, mcpToken: `mcp-token-${name}`,
-    openaiBaseUrl: `${endpoint.baseUrl}/v1`, anthropicBaseUrl: endpoint.baseUrl, apiKey: `pass-key-${name}`,
+    openaiBaseUrl: `${endpoint.baseUrl}/v1`, anthropicBaseUrl: endpoint.baseUrl, geminiBaseUrl: endpoint.baseUrl, apiKey: `pass-key-${name}`,
   };
 }
 

@@ -50,7 +50,7 @@ function passValues(name: string, endpoint: ResponsesEndpoint): AgentPassValues 
   const dir = mkdtempSync(join(root, `${name}-`));
   return {
     workspace: join(dir, 'workspace'), home: join(dir, 'home'), model: 'tiny', mcpUrl: mcp.url, mcpToken: `mcp-token-${name}`,
-    openaiBaseUrl: endpoint.baseUrl, anthropicBaseUrl: endpoint.baseUrl.replace(/\/v1$/, ''), apiKey: `pass-key-${name}`,
+    openaiBaseUrl: endpoint.baseUrl, anthropicBaseUrl: endpoint.baseUrl.replace(/\/v1$/, ''), geminiBaseUrl: endpoint.baseUrl.replace(/\/v1$/, ''), apiKey: `pass-key-${name}`,
   };
 }
 

@@ -47,7 +47,7 @@ describe('Codex in front of ladder gateway over stdio', () => {
     expect(file.files[config]).toContain('gateway');
     const session = await startAgentSession(file, {
       workspace: join(dir, 'workspace'), home: join(dir, 'home'), model: 'tiny', mcpUrl: 'http://127.0.0.1:9/unused', mcpToken: 'unused',
-      openaiBaseUrl: models.openaiBaseUrl, anthropicBaseUrl: models.anthropicBaseUrl, apiKey: 'pass-key',
+      openaiBaseUrl: models.openaiBaseUrl, anthropicBaseUrl: models.anthropicBaseUrl, geminiBaseUrl: models.geminiBaseUrl, apiKey: 'pass-key',
     });
     const result = await session.runStep('Echo seven.', { timeLimitMs: 90_000 });
     await session.close();

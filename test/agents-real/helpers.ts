@@ -38,7 +38,7 @@ export async function bench(prefix: string): Promise<Bench> {
       const dir = mkdtempSync(join(root, `${name}-`));
       return {
         workspace: join(dir, 'workspace'), home: join(dir, 'home'), model: 'tiny', mcpUrl: mcp.url, mcpToken: `mcp-token-${name}`,
-        openaiBaseUrl, anthropicBaseUrl: openaiBaseUrl.replace(/\/v1$/, ''), apiKey: `pass-key-${name}`,
+        openaiBaseUrl, anthropicBaseUrl: openaiBaseUrl.replace(/\/v1$/, ''), geminiBaseUrl: openaiBaseUrl.replace(/\/v1$/, ''), apiKey: `pass-key-${name}`,
       };
     },
     async [Symbol.asyncDispose]() {

@@ -54,6 +54,8 @@ describe('exec agents', () => {
         OPENAI_API_KEY: 'pass-key-1',
         ANTHROPIC_BASE_URL: 'http://127.0.0.1:5001',
         ANTHROPIC_API_KEY: 'pass-key-1',
+        GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:5001',
+        GEMINI_API_KEY: 'pass-key-1',
         CODEX_HOME: join(p.values.home, '.codex'),
         ASKED: 'the question',
       });

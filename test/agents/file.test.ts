@@ -51,7 +51,7 @@ ownTools: a shell, switched off by its mode
       'mine.yaml:7 args[2]: unknown placeholder {promt}; did you mean {prompt}?',
     ]);
     expect(problems(`${EXEC}env:\n  X: '{somethingElse}'\n`)).toEqual([
-      'mine.yaml:5 env.X: unknown placeholder {somethingElse}; the placeholders are {prompt}, {workspace}, {home}, {model}, {mcpUrl}, {mcpToken}, {mcpConfig}, {openaiBaseUrl}, {anthropicBaseUrl}, {apiKey}, {agentDir}; write {{somethingElse}} for the text {somethingElse}',
+      'mine.yaml:5 env.X: unknown placeholder {somethingElse}; the placeholders are {prompt}, {workspace}, {home}, {model}, {mcpUrl}, {mcpToken}, {mcpConfig}, {openaiBaseUrl}, {anthropicBaseUrl}, {geminiBaseUrl}, {apiKey}, {agentDir}; write {{somethingElse}} for the text {somethingElse}',
     ]);
   });
 
@@ -158,13 +158,13 @@ describe('the shipped recipes', () => {
   it('write files that parse once their placeholders are filled', async () => {
     const { fill, passPlaceholders } = await import('../../src/agents/placeholders.ts');
     const values = passPlaceholders({
-      workspace: '/w', home: '/h', model: 'm', mcpUrl: 'http://127.0.0.1:1/mcp', mcpToken: 't', openaiBaseUrl: 'http://127.0.0.1:2/v1', anthropicBaseUrl: 'http://127.0.0.1:2', apiKey: 'k',
+      workspace: '/w', home: '/h', model: 'm', mcpUrl: 'http://127.0.0.1:1/mcp', mcpToken: 't', openaiBaseUrl: 'http://127.0.0.1:2/v1', anthropicBaseUrl: 'http://127.0.0.1:2', geminiBaseUrl: 'http://127.0.0.1:2', apiKey: 'k',
     });
     let jsonFiles = 0;
     for (const name of recipeNames()) {
       for (const [path, content] of Object.entries((await loadAgentFile(name)).files)) {
         const text = fill(content, values);
-        expect(text, `${name} ${path}`).not.toMatch(/\{(workspace|home|model|mcpUrl|mcpToken|mcpConfig|openaiBaseUrl|anthropicBaseUrl|apiKey)\}/);
+        expect(text, `${name} ${path}`).not.toMatch(/\{(workspace|home|model|mcpUrl|mcpToken|mcpConfig|openaiBaseUrl|anthropicBaseUrl|geminiBaseUrl|apiKey)\}/);
         if (path.endsWith('.json')) {
           expect(() => JSON.parse(text), `${name} ${path}`).not.toThrow();
           jsonFiles++;

@@ -31,6 +31,7 @@ export function pass(overrides: Partial<AgentPassValues> = {}): Pass {
     mcpToken: 'mcp-token-1',
     openaiBaseUrl: 'http://127.0.0.1:5001/v1',
     anthropicBaseUrl: 'http://127.0.0.1:5001',
+    geminiBaseUrl: 'http://127.0.0.1:5001',
     apiKey: 'pass-key-1',
     ...overrides,
   };

@@ -16,3 +16,22 @@ export function tokenCheck(token: string): (headers: IncomingHttpHeaders) => boo
     return matches(bearer) || matches(Array.isArray(key) ? key[0] : key);
   };
 }
+
+export type GeminiAuth = 'ok' | 'missing' | 'wrong-key' | 'wrong-bearer';
+
+/**
+ * Gemini's key: `x-goog-api-key` (what @google/genai and Gemini CLI send), `?key=` (Google's REST
+ * samples) or a bearer token. What is wrong is told apart because Google answers each its own way.
+ */
+export function geminiKeyCheck(token: string): (headers: IncomingHttpHeaders, query: URLSearchParams) => GeminiAuth {
+  const expected = digest(token);
+  const matches = (given: string) => timingSafeEqual(digest(given), expected);
+  return (headers, query) => {
+    const header = headers['x-goog-api-key'];
+    const key = (Array.isArray(header) ? header[0] : header) ?? query.get('key') ?? undefined;
+    const bearer = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1]?.trim();
+    if (key !== undefined) return matches(key) ? 'ok' : 'wrong-key';
+    if (bearer !== undefined) return matches(bearer) ? 'ok' : 'wrong-bearer';
+    return 'missing';
+  };
+}

@@ -79,3 +79,34 @@ export function openaiErrorBody(status: number, message: string, param: string |
 export function anthropicErrorBody(status: number, message: string): unknown {
   return { type: 'error', error: { type: anthropicErrorType(status), message } };
 }
+
+// Google's error shape is `{error: {code, message, status}}`, `status` the canonical code's name
+// (google.rpc.Code). The Gemini API's troubleshooting page (ai.google.dev/gemini-api/docs/troubleshooting)
+// lists the statuses it answers with: 400 INVALID_ARGUMENT, 403 PERMISSION_DENIED, 404 NOT_FOUND,
+// 429 RESOURCE_EXHAUSTED, 500 INTERNAL, 503 UNAVAILABLE, 504 DEADLINE_EXCEEDED; 401
+// UNAUTHENTICATED is what a wrong OAuth bearer token gets.
+const GOOGLE_STATUS: Readonly<Record<number, string>> = {
+  400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE', 504: 'DEADLINE_EXCEEDED',
+};
+
+/**
+ * The status the Gemini API would answer for one of the gateway's: a body over the limit is
+ * Google's 400 ("Request payload size exceeds the limit"), a wrong method on a path is 404, a
+ * provider failure behind the gateway is 500 INTERNAL and overload 503 UNAVAILABLE.
+ */
+export function googleHttpStatus(status: number): number {
+  if (GOOGLE_STATUS[status] !== undefined) return status;
+  if (status === 413) return 400;
+  if (status === 405) return 404;
+  if (status === 529) return 503;
+  return status >= 500 ? 500 : 400;
+}
+
+/** `details` entries of google.rpc's types, as the Gemini API attaches them. */
+export type GoogleDetail = Readonly<Record<string, unknown>> & { readonly '@type': string };
+
+export function googleErrorBody(status: number, message: string, details: readonly GoogleDetail[] = []): unknown {
+  const code = googleHttpStatus(status);
+  return { error: { code, message, status: GOOGLE_STATUS[code], ...(details.length > 0 ? { details } : {}) } };
+}

@@ -1,18 +1,20 @@
 // The model gateway's HTTP server: 127.0.0.1 on a port of its own, the pass's token on every
-// request, one codec per endpoint, and the answer callback behind all three. An agent that
+// request, one codec per endpoint, and the answer callback behind all four. An agent that
 // disconnects aborts its answer; closing the gateway aborts every answer still running.
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ModelResponse } from '../../models/types.ts';
-import { tokenCheck } from './auth.ts';
+import { geminiKeyCheck, tokenCheck } from './auth.ts';
 import { chatCodec } from './chat.ts';
 import { anthropicErrorBody, failureReply, FINAL_HEADERS, openaiErrorBody } from './errors.ts';
+import { geminiCodec } from './gemini.ts';
+import { GEMINI_PREFIX, geminiEntry } from './geminiRoute.ts';
 import { messagesCodec } from './messages.ts';
 import { responsesCodec } from './responses.ts';
 import { eventSink } from './sse.ts';
 import { WireRequestError } from './types.ts';
-import type { ModelGateway, ModelGatewayOptions, ParsedRequest, WireCodec } from './types.ts';
+import type { ModelGateway, ModelGatewayOptions, ParsedRequest, WireCodec, WireRoute } from './types.ts';
 
 // A long conversation with tool results is a few MiB; 32 MiB leaves room for any real one and
 // still bounds what one request can make the gateway hold.
@@ -24,7 +26,7 @@ const ENDPOINTS: Readonly<Record<string, WireCodec>> = {
   '/v1/messages': messagesCodec,
 };
 
-const SERVED = 'POST /v1/chat/completions, POST /v1/responses and POST /v1/messages';
+const SERVED = 'POST /v1/chat/completions, POST /v1/responses, POST /v1/messages and POST /v1beta/models/{model}:generateContent (Gemini)';
 
 /**
  * A missing or wrong key (the pass token), in the provider's words, so an agent reads it as the
@@ -51,6 +53,11 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
+}
+
+/** A refusal in the codec's shape, under the status its provider would answer with. */
+function sendCodecError(res: ServerResponse, codec: WireCodec, status: number, message: string, param: string | null, code: string | null, hint: string | null = null, headers: Record<string, string> = {}): void {
+  sendJson(res, codec.httpStatus?.(status) ?? status, codec.errorBody(status, message, param, code, hint), headers);
 }
 
 type Body = { readonly bytes: Buffer } | { readonly tooLarge: true };
@@ -80,6 +87,7 @@ function readBody(req: IncomingMessage, max: number): Promise<Body> {
 
 export async function startModelGateway(options: ModelGatewayOptions): Promise<ModelGateway> {
   const authorized = tokenCheck(options.token);
+  const geminiAuthorized = geminiKeyCheck(options.token);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) throw new RangeError(`maxBodyBytes must be a positive integer, got ${maxBodyBytes}`);
   const running = new Set<AbortController>();
@@ -103,7 +111,7 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
         response = await options.answer(request, { signal });
       } catch (err) {
         const failure = failureReply(err, anthropic);
-        sendJson(res, failure.status, codec.errorBody(failure.status, failure.message, null, failure.code), failure.final ? FINAL_HEADERS : {});
+        sendCodecError(res, codec, failure.status, failure.message, null, failure.code, null, failure.final ? FINAL_HEADERS : {});
         return;
       }
       sendJson(res, 200, codec.reply(parsed, response));
@@ -127,7 +135,7 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
       if (signal.aborted && res.destroyed) return;
       const failure = failureReply(err, anthropic);
       if (!sink.opened) {
-        sendJson(res, failure.status, codec.errorBody(failure.status, failure.message, null, failure.code), failure.final ? FINAL_HEADERS : {});
+        sendCodecError(res, codec, failure.status, failure.message, null, failure.code, null, failure.final ? FINAL_HEADERS : {});
         return;
       }
       writer.fail(failure.status, failure.message, failure.code);
@@ -135,9 +143,37 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
     }
   }
 
+  /** The body read, parsed by the codec and answered; `fail` refuses in the codec's shape. */
+  async function serve(codec: WireCodec, req: IncomingMessage, res: ServerResponse, endpoint: string, route?: WireRoute): Promise<void> {
+    const body = await readBody(req, maxBodyBytes);
+    const fail = (status: number, message: string, param: string | null = null, code: string | null = null, hint: string | null = null) => sendCodecError(res, codec, status, message, param, code, hint);
+    if ('tooLarge' in body) return fail(413, `${endpoint}: the body is over the gateway's limit of ${maxBodyBytes} bytes`);
+    let json: unknown;
+    try {
+      json = JSON.parse(body.bytes.toString('utf8'));
+    } catch (err) {
+      return fail(400, `${endpoint}: the body is not JSON (${(err as Error).message})`);
+    }
+    let parsed: ParsedRequest;
+    try {
+      parsed = codec.parse(json, req.headers, route);
+    } catch (err) {
+      if (err instanceof WireRequestError) return fail(err.status, err.message, err.param, err.code, err.hint);
+      throw err;
+    }
+    await answer(codec, parsed, res);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
-    const path = new URL(req.url ?? '/', 'http://gateway').pathname;
+    const url = new URL(req.url ?? '/', 'http://gateway');
+    const path = url.pathname;
+    if (path.startsWith(GEMINI_PREFIX)) {
+      // Google's API: its key, its paths and its error shape from the first byte
+      const entry = geminiEntry(method, url, req.headers, geminiAuthorized);
+      if ('status' in entry) return sendJson(res, entry.status, entry.body);
+      return serve(geminiCodec, req, res, entry.endpoint, entry.route);
+    }
     const codec = ENDPOINTS[path];
     // an unknown path answers in the shape of the client that asked: Anthropic's sends anthropic-version
     const anthropic = codec ? codec.format === 'anthropic-messages' : req.headers['anthropic-version'] !== undefined;
@@ -151,25 +187,7 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
     // OpenAI's words for a path it does not serve; Anthropic's are not documented, so Ladder's
     if (codec === undefined) return fail(404, anthropic ? `${method} ${path}: not served here; the model gateway serves ${SERVED}` : `Invalid URL (${method} ${path})`);
     if (method !== 'POST') return fail(405, `${method} ${path}: only POST is served here`, null, { allow: 'POST' });
-    const body = await readBody(req, maxBodyBytes);
-    const endpoint = `POST ${path}`;
-    if ('tooLarge' in body) return fail(413, `${endpoint}: the body is over the gateway's limit of ${maxBodyBytes} bytes`);
-    let json: unknown;
-    try {
-      json = JSON.parse(body.bytes.toString('utf8'));
-    } catch (err) {
-      // OpenAI's words for it (as its 400s read); Anthropic's are not documented, so Ladder's
-      if (!anthropic) return fail(400, "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)");
-      return fail(400, `${endpoint}: the body is not JSON (${(err as Error).message})`);
-    }
-    let parsed: ParsedRequest;
-    try {
-      parsed = codec.parse(json, req.headers);
-    } catch (err) {
-      if (err instanceof WireRequestError) return fail(err.status, err.message, err.param, {}, err.code);
-      throw err;
-    }
-    await answer(codec, parsed, res);
+    await serve(codec, req, res, `POST ${path}`);
   }
 
   const server = createServer((req, res) => {
@@ -199,6 +217,7 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
   return {
     openaiBaseUrl: `http://127.0.0.1:${port}/v1`,
     anthropicBaseUrl: `http://127.0.0.1:${port}`,
+    geminiBaseUrl: `http://127.0.0.1:${port}`,
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -33,6 +33,7 @@ export function eventSink(res: ServerResponse): ResponseSink {
     sendRaw(data) {
       write(`data: ${data}\n\n`);
     },
+    write,
     end() {
       open();
       if (!res.writableEnded) res.end();

@@ -3,7 +3,7 @@
 // where the answer comes from (a provider adapter, a synthetic policy, a replay).
 import type { ModelRequest, ModelResponse } from '../../models/types.ts';
 
-export type WireFormat = 'openai-chat' | 'openai-responses' | 'anthropic-messages';
+export type WireFormat = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini';
 
 export interface GatewayRequest {
   format: WireFormat;
@@ -41,6 +41,8 @@ export interface ModelGateway extends AsyncDisposable {
   readonly openaiBaseUrl: string;
   /** `http://127.0.0.1:<port>`: the Anthropic SDK appends /v1/messages itself. */
   readonly anthropicBaseUrl: string;
+  /** `http://127.0.0.1:<port>`: Gemini CLI's GOOGLE_GEMINI_BASE_URL; @google/genai appends /v1beta/models/... itself. */
+  readonly geminiBaseUrl: string;
   close(): Promise<void>;
 }
 
@@ -57,6 +59,8 @@ export class WireRequestError extends Error {
     readonly status = 400,
     /** OpenAI's `code` for it (`missing_required_parameter`, `invalid_value`...), when OpenAI has one. */
     readonly code: string | null = null,
+    /** What to send instead, when `message` is the provider's own fixed wording (Gemini puts it in the error's details). */
+    readonly hint: string | null = null,
   ) {
     super(message);
   }
@@ -67,19 +71,30 @@ export interface EventSink {
   send(data: unknown, event?: string): void;
   /** `data: [DONE]` and the like: a line that is not JSON. */
   sendRaw(data: string): void;
+  /** Bytes outside the event framing: Google sends an error mid-stream as a bare JSON object. */
+  write(text: string): void;
+}
+
+/** Where a request came in: Gemini's model name and method are in the path. */
+export interface WireRoute {
+  /** The model named in the path (`models/{model}:method`), when the endpoint has one. */
+  readonly model?: string;
+  readonly stream?: boolean;
 }
 
 /** What every wire format supplies to the server: parsing, and the answer in both shapes. */
 export interface WireCodec {
   readonly format: WireFormat;
   /** `headers` are lower-case, as node gives them. */
-  parse(body: unknown, headers: Readonly<Record<string, string | string[] | undefined>>): ParsedRequest;
+  parse(body: unknown, headers: Readonly<Record<string, string | string[] | undefined>>, route?: WireRoute): ParsedRequest;
   /** The non-streamed body for an answer. */
   reply(parsed: ParsedRequest, response: ModelResponse): unknown;
   /** A stream writer for one request: events go to `sink` as the answer is produced. */
   stream(parsed: ParsedRequest, sink: EventSink): WireStream;
   /** The format's error body for a status: OpenAI's `{error: {message, type, param, code}}` or Anthropic's `{type: 'error', error: {type, message}}`. */
-  errorBody(status: number, message: string, param?: string | null, code?: string | null): unknown;
+  errorBody(status: number, message: string, param?: string | null, code?: string | null, hint?: string | null): unknown;
+  /** The HTTP status the provider answers for one of the gateway's (Gemini has no 413, 502 or 529); the same when absent. */
+  httpStatus?(status: number): number;
 }
 
 export interface ParsedRequest extends GatewayRequest {

@@ -57,7 +57,7 @@ describe('model gateway: the server', () => {
     expect(anthropic.status).toBe(404);
     expect(await anthropic.json()).toStrictEqual({
       type: 'error',
-      error: { type: 'not_found_error', message: 'POST /v1/complete: not served here; the model gateway serves POST /v1/chat/completions, POST /v1/responses and POST /v1/messages' },
+      error: { type: 'not_found_error', message: 'POST /v1/complete: not served here; the model gateway serves POST /v1/chat/completions, POST /v1/responses, POST /v1/messages and POST /v1beta/models/{model}:generateContent (Gemini)' },
     });
   });
 
