@@ -34,6 +34,11 @@ export interface ReplayOptions {
 }
 
 export const REPLAY_DIVERGED = 'replay_diverged';
+
+/** A step's error line that says a replay diverged (the words ReplayModel.complete writes). */
+export function isReplayDivergence(line: string): boolean {
+  return line.startsWith('replay of ') && line.includes(' diverged at step ');
+}
 const QUOTE_CHARS = 60; // enough either side of a difference to recognise the text
 
 /** Step and round of a request, as the agent loop numbers them: from its own messages. */

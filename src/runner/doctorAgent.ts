@@ -41,6 +41,7 @@ const WIRES: Record<string, string> = {
   'openai-chat': 'OpenAI Chat Completions (POST /v1/chat/completions)',
   'openai-responses': 'OpenAI Responses (POST /v1/responses)',
   'anthropic-messages': 'Anthropic Messages (POST /v1/messages)',
+  gemini: "Google's Gemini API (POST /v1beta/models/{model}:streamGenerateContent)",
 };
 
 export interface AgentDoctorResult {

@@ -17,7 +17,7 @@ import type { PreparedRun } from './prepare.ts';
 import { createProgress } from './progress.ts';
 import { PassPool } from './pool.ts';
 import { parseShard } from './seeds.ts';
-import { createStreak, erroredCause } from './streak.ts';
+import { createStreak, erroredCause, keepsTraces } from './streak.ts';
 import type { Culprit, Errored, StreakStop } from './streak.ts';
 import { passCost, spendText } from './spend.ts';
 import { completedPass, removeFile, RUN_LOG, tracePath, workspacesPath } from './store.ts';
@@ -139,7 +139,8 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
    * spent stays counted: those calls were paid for).
    */
   const stop = async (over: StreakStop, every: boolean): Promise<void> => {
-    for (const id of over.ids) {
+    for (const [i, id] of over.ids.entries()) {
+      if (keepsTraces(over.by[i]!)) continue;
       await removeFile(tracePath(out, id));
       await rm(workspacesPath(out, id), { recursive: true, force: true });
       if (counted.delete(keyOf(id))) complete -= 1;
@@ -223,7 +224,8 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
   const every = stopped === undefined && !interrupted() ? streak.everyErrored() : undefined;
   if (every !== undefined) await stop(every, true);
   const costStop = spending?.stopped;
-  const status = complete === plan.length ? 'complete' : interrupted() || costStop !== undefined || stopped !== undefined ? 'interrupted' : 'failed';
+  // A stop that kept its passes (a diverged replay) still made them all: not complete all the same.
+  const status = complete === plan.length && stopped === undefined ? 'complete' : interrupted() || costStop !== undefined || stopped !== undefined ? 'interrupted' : 'failed';
   await writeManifest(out, { ...manifest, status, endedAt: new Date().toISOString() });
   runLog.emit({ type: 'run.end', status, passes: complete, ms: Math.round(performance.now() - started) });
   return {

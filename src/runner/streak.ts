@@ -5,6 +5,7 @@
 // errored: its passes failed by turns with the refusal and a timeout, two causes, and a streak
 // of one cause never reached three. The streak is of one party (who failed), and a run in which
 // every pass made errored is stopped at its end whatever the mix.
+import { isReplayDivergence } from '../models/replay.ts';
 import type { PassOutcome } from './pass.ts';
 import type { PassId } from './plan.ts';
 
@@ -13,10 +14,11 @@ export const ERRORED_STREAK_LIMIT = 3;
 
 /**
  * Who failed an errored pass: a server (it did not start or answer, or its tools collide), the
- * model (its provider kept failing after retries), or Ladder (a bug: the pass threw). An external
+ * model (its provider kept failing after retries), Ladder (a bug: the pass threw), or the replay
+ * (the agent or the rung asked what the recorded run never did: the same on every try). An external
  * agent's own failure is not here: it fails its step (`agent_failed`), and is measured.
  */
-export type Culprit = 'server' | 'model' | 'ladder';
+export type Culprit = 'server' | 'model' | 'ladder' | 'replay';
 
 export interface Errored {
   /** What failed in a few words, for progress lines. */
@@ -31,8 +33,9 @@ export function erroredCause(outcome: PassOutcome): Errored | undefined {
   // A pass's own error is its servers' (runPass sets it for nothing else).
   if (outcome.error !== undefined) return { cause: outcome.error, line: outcome.error, by: 'server' };
   const step = outcome.steps.find((s) => s.reason === 'errored' && s.error !== undefined);
-  // A step errors only when the model's provider kept failing.
-  return step?.error === undefined ? undefined : { cause: step.error.cause, line: step.error.line, by: 'model' };
+  if (step?.error === undefined) return undefined;
+  // A step errors only when the model's provider kept failing, or a replay diverged.
+  return { cause: step.error.cause, line: step.error.line, by: isReplayDivergence(step.error.line) ? 'replay' : 'model' };
 }
 
 /** The passes a stop leaves to --resume, the last one's line, and who failed each, in order. */
@@ -69,6 +72,11 @@ export function createStreak(limit = ERRORED_STREAK_LIMIT): Streak {
         all.by.push(errored.by);
         all.line = errored.line;
       }
+      // Each replayed pass diverges on its own: no outage, so no streak; every pass is made.
+      if (keepsTraces(errored.by)) {
+        streak = undefined;
+        return undefined;
+      }
       if (streak?.by !== errored.by) streak = { by: errored.by, ids: [] };
       streak.ids.push(id);
       return streak.ids.length >= limit ? { ids: [...streak.ids], line: errored.line, by: streak.ids.map(() => errored.by) } : undefined;
@@ -79,12 +87,18 @@ export function createStreak(limit = ERRORED_STREAK_LIMIT): Streak {
   };
 }
 
-const WHO: Record<Culprit, string> = { server: 'a server', model: 'the model', ladder: 'Ladder' };
+const WHO: Record<Culprit, string> = { server: 'a server', model: 'the model', ladder: 'Ladder', replay: 'the replay' };
 const UNTIL: Record<Culprit, string> = {
   server: 'once the server answers',
   model: 'once the model answers',
   ladder: 'once Ladder is fixed (a bug in Ladder: report it with the line above)',
+  replay: 'with the agent and rungs the recording was made with, or record a new run (a replay diverges the same way every time)',
 };
+
+/** A replay's divergence is the same on every try: its passes are findings to keep, not an outage to make again. */
+export function keepsTraces(by: Culprit): boolean {
+  return by === 'replay';
+}
 
 /**
  * Who failed the passes of a stop, as the stop line says it: `a server failed` when one party

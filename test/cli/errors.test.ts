@@ -51,7 +51,7 @@ describe('a mistake on the command line', () => {
     ['run --model --passes 2', 'ladder run: --model needs a value'],
     ['run --mode fast', 'ladder run: --mode fast is not one of steps, oneshot'],
     ['run --mode step', 'ladder run: --mode step is not one of steps, oneshot; did you mean steps?'],
-    ['doctor', 'ladder doctor: --model is required; ladder doctor --help says what it takes'],
+    ['doctor', 'ladder doctor: name what to check: --model <spec> (a model) or --agent <name> (an external agent)'],
     ['doctor --modle ollama:x', 'ladder doctor: unknown flag --modle; did you mean --model?'],
     ['compare', 'ladder compare: missing an argument; usage: ladder compare <runA> [runB]'],
     ['merge out', 'ladder merge: missing an argument; usage: ladder merge <out> <shards..>'],

@@ -80,7 +80,8 @@ describe('ladder run --replay', () => {
     await writeFile(edited, RUNG.replace('according to the catalog?', 'according to the service catalog?'));
     const out = join(dir, 'diverged');
     const { code } = await run({ rungs: [edited], replay: recorded, out });
-    expect(code).toBe(0);
+    // Every pass errored (each diverged at step 1): such a run never ends complete with exit 0.
+    expect(code).toBe(1);
     const ends = await stepEnds(out);
     expect(ends.filter((e) => e.step === 0).every((e) => e.passed)).toBe(true);
     const second = ends.filter((e) => e.step === 1);

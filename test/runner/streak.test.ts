@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PassOutcome } from '../../src/runner/pass.ts';
 import type { PassId } from '../../src/runner/plan.ts';
-import { blame, createStreak, ERRORED_STREAK_LIMIT, erroredCause } from '../../src/runner/streak.ts';
+import { blame, createStreak, ERRORED_STREAK_LIMIT, erroredCause, keepsTraces } from '../../src/runner/streak.ts';
 import type { Errored } from '../../src/runner/streak.ts';
 
 const id = (pass: number): PassId => ({ rung: 'r', arm: 'on', armSlug: 'on', pass, seed: pass });
@@ -12,6 +12,7 @@ const other: Errored = { cause: 'HTTP 500: boom', line: 'm: server error', by: '
 const refused: Errored = { cause: 'refused', line: 'server "s" did not answer: MCP error -32022: Unsupported protocol version', by: 'server' };
 const timedOut: Errored = { cause: 'timeout', line: 'server "s" did not answer: MCP error -32001: Request timed out', by: 'server' };
 const bug: Errored = { cause: 'TypeError: x', line: 'TypeError: x', by: 'ladder' };
+const diverged: Errored = { cause: 'differs', line: 'replay of results/a diverged at step 1 round 1: message 7 (user) differs', by: 'replay' };
 
 describe('the errored streak', () => {
   it('is three passes by default', () => {
@@ -157,5 +158,23 @@ describe('why a pass errored', () => {
   it('is nothing when nothing errored', () => {
     expect(erroredCause(outcome([step('passed'), step('errored')]))).toBeUndefined();
     expect(erroredCause(outcome([]))).toBeUndefined();
+  });
+
+  it('makes every pass of a replay that diverges, keeps them, and still says every pass errored', () => {
+    const streak = createStreak(2);
+    for (const pass of [0, 1, 2, 3]) expect(streak.record(id(pass), diverged)).toBeUndefined();
+    expect(streak.everyErrored()).toStrictEqual({ ids: [id(0), id(1), id(2), id(3)], line: diverged.line, by: ['replay', 'replay', 'replay', 'replay'] });
+    expect(['server', 'model', 'ladder', 'replay'].filter((by) => keepsTraces(by as Errored['by']))).toEqual(['replay']);
+    // A divergence between two outages breaks their streak: they were not in a row.
+    streak.record(id(4), down);
+    streak.record(id(5), diverged);
+    expect(streak.record(id(6), down)).toBeUndefined();
+  });
+
+  it('blames the replay for a step whose error says the replay diverged, the model for any other', () => {
+    const step = (line: string): PassOutcome => ({ passed: false, interrupted: false, steps: [{ step: 0, passed: false, reason: 'errored', checks: [], error: { line, cause: 'x' } }] } as unknown as PassOutcome);
+    expect(erroredCause(step(diverged.line))?.by).toBe('replay');
+    expect(erroredCause(step('m: server error after 4 attempts: HTTP 500'))?.by).toBe('model');
+    expect(blame(['replay'])).toStrictEqual({ who: 'the replay failed', until: 'with the agent and rungs the recording was made with, or record a new run (a replay diverges the same way every time)' });
   });
 });

@@ -152,6 +152,10 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
     try {
       json = JSON.parse(body.bytes.toString('utf8'));
     } catch (err) {
+      // OpenAI's words for it (as its 400s read); Anthropic's are not documented, so Ladder's
+      if (codec.format === 'openai-chat' || codec.format === 'openai-responses') {
+        return fail(400, "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)");
+      }
       return fail(400, `${endpoint}: the body is not JSON (${(err as Error).message})`);
     }
     let parsed: ParsedRequest;
