@@ -4,7 +4,7 @@
 // What it sends is read back: the recipe's switches for its own tools must hold, and the refusal
 // of its system entry (for a model name it does not know) must make it re-send without it.
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { startAgentSession } from '../../src/agents/session.ts';
 import { spawnGroup } from '../../src/lane/processGroup.ts';
 import { startStatelessMcp, type StatelessMcp } from '../helpers/statelessMcp.ts';
 import { MessagesEndpoint, SYSTEM_REFUSED } from './messages.ts';
+import { processesIn } from './helpers.ts';
 
 const CLAUDE_CODE_VERSION = '2.1.328';
 const PASSES = fileURLToPath(new URL('../../.cache/agents-real/', import.meta.url));
@@ -42,20 +43,6 @@ function passValues(name: string, endpoint: MessagesEndpoint): AgentPassValues {
     workspace: join(dir, 'workspace'), home: join(dir, 'home'), model: 'tiny', mcpUrl: mcp.url, mcpToken: `mcp-token-${name}`,
     openaiBaseUrl: `${endpoint.baseUrl}/v1`, anthropicBaseUrl: endpoint.baseUrl, geminiBaseUrl: endpoint.baseUrl, apiKey: `pass-key-${name}`,
   };
-}
-
-/** Processes whose cwd is in `folder`: an agent, or anything it left behind. */
-function processesIn(folder: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readlinkSync(`/proc/${entry}/cwd`).startsWith(folder)) pids.push(Number(entry));
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return pids;
 }
 
 interface MessagesBody {

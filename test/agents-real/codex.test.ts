@@ -3,7 +3,7 @@
 // Responses endpoint and an MCP server over Streamable HTTP that checks the pass's bearer token.
 // What they send is read back: the recipes' switches for Codex's own tools must hold.
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { startAgentSession } from '../../src/agents/session.ts';
 import { spawnGroup } from '../../src/lane/processGroup.ts';
 import { startStatelessMcp, type StatelessMcp } from '../helpers/statelessMcp.ts';
 import { ResponsesEndpoint } from './responses.ts';
+import { processesIn } from './helpers.ts';
 
 const CODEX_VERSION = '0.171.0';
 const PASSES = fileURLToPath(new URL('../../.cache/agents-real/', import.meta.url));
@@ -52,20 +53,6 @@ function passValues(name: string, endpoint: ResponsesEndpoint): AgentPassValues 
     workspace: join(dir, 'workspace'), home: join(dir, 'home'), model: 'tiny', mcpUrl: mcp.url, mcpToken: `mcp-token-${name}`,
     openaiBaseUrl: endpoint.baseUrl, anthropicBaseUrl: endpoint.baseUrl.replace(/\/v1$/, ''), geminiBaseUrl: endpoint.baseUrl.replace(/\/v1$/, ''), apiKey: `pass-key-${name}`,
   };
-}
-
-/** Processes whose cwd is in `folder`: an agent, or anything it left behind. */
-function processesIn(folder: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readlinkSync(`/proc/${entry}/cwd`).startsWith(folder)) pids.push(Number(entry));
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return pids;
 }
 
 /** What Codex offered the model: tool names, a namespace as name[its tools]. */

@@ -4,7 +4,7 @@
 // offered the model is read back: the recipe's exclusions of its own tools must hold, and the
 // wait_for_previous it adds to every tool must not reach the MCP server.
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import type { GatewayRequest, ModelGateway } from '../../src/gateway/model/index
 import { spawnGroup } from '../../src/lane/processGroup.ts';
 import type { ModelResponse } from '../../src/models/types.ts';
 import { startStatelessMcp, type StatelessMcp } from '../helpers/statelessMcp.ts';
+import { processesIn } from './helpers.ts';
 
 const GEMINI_VERSION = '0.61.0';
 const PASSES = fileURLToPath(new URL('../../.cache/agents-real/', import.meta.url));
@@ -56,20 +57,6 @@ function passValues(name: string, models: ModelGateway): AgentPassValues {
     workspace: join(dir, 'workspace'), home: join(dir, 'home'), model: 'synthetic:retrier', mcpUrl: mcp.url, mcpToken: `mcp-token-${name}`,
     openaiBaseUrl: models.openaiBaseUrl, anthropicBaseUrl: models.anthropicBaseUrl, geminiBaseUrl: models.geminiBaseUrl, apiKey: 'pass-key',
   };
-}
-
-/** Processes whose cwd is in `folder`: an agent, or anything it left behind. */
-function processesIn(folder: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readlinkSync(`/proc/${entry}/cwd`).startsWith(folder)) pids.push(Number(entry));
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return pids;
 }
 
 describe('Gemini CLI, pinned', () => {

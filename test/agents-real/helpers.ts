@@ -1,4 +1,4 @@
-// What the opencode and Qwen Code tests share: a pass's folders under the checkout's .cache/
+// What the real-agent tests share: a pass's folders under the checkout's .cache/
 // (not the temp folder, as for Codex), the values pointing an agent at the stand-ins, an MCP
 // server with one tool that checks the bearer token, and the processes left in a folder.
 import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // The SDK examples on the ladder: an agent on the OpenAI Agents SDK and one on LangChain.js
 // (examples/agents/<name>/), each its own npm package installed into its own folder by
-// scripts/test-agents.sh, each on the three rungs the slow-starting CLI agents run (calibrateAgent.ts), both arms of each rung's
+// scripts/test-agents.sh, each on the three rungs Codex runs (calibrateAgent.ts), both arms of each rung's
 // declared effect, the rung's own synthetic pathology behind the model gateway. The SDKs' own
 // MCP and model clients do the talking: every trace must be whole, every step on `on` answered,
 // the breaker's refusals must reach the agent on `on` and not on `off`, and the paired
@@ -14,8 +14,8 @@ import { prepareRun } from '../../src/runner/prepare.ts';
 import { executeRun } from '../../src/runner/run.ts';
 import { listTraces } from '../../src/runner/store.ts';
 import { readTraceAll } from '../../src/trace/index.ts';
-import { errorReply, FakeProvider } from '../models/fakeServer.ts';
-import { calibrateAgent, QUICK } from './calibrateAgent.ts';
+import { errorReply, FakeProvider, openaiReply } from '../models/fakeServer.ts';
+import { calibrateAgent, SDK } from './calibrateAgent.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const OUT = fileURLToPath(new URL('../../.cache/agents-real/', import.meta.url));
@@ -41,7 +41,7 @@ for (const { name, probe, version } of EXAMPLES) describe(`the ${name} example o
   });
 
   it("shows each rung's declared effect, with whole traces, every step on on answered and the breaker's refusals on on only", async () => {
-    await calibrateAgent(name, agent, QUICK);
+    await calibrateAgent(name, agent, SDK);
   }, 3_600_000);
 
   // Behind the gateway Ladder's adapter retries the provider with back-off (4 attempts); the
@@ -49,21 +49,29 @@ for (const { name, probe, version } of EXAMPLES) describe(`the ${name} example o
   it("sends each model request once when the provider keeps failing: Ladder's retries, not the client's", async () => {
     const fake = await FakeProvider.start({ strict: 'openai' });
     try {
-      fake.reply(...Array.from({ length: 40 }, () => errorReply('openai', 503, 'The engine is currently overloaded, please try again later')));
+      // Pass 0 meets a provider that keeps failing (4 attempts for each of its 2 steps); pass 1 one
+      // that answers, so not every pass errored and the run keeps pass 0 (a run whose every pass
+      // errored is stopped and left to --resume, its traces removed).
+      const STEPS = 2;
+      fake.reply(
+        ...Array.from({ length: 4 * STEPS }, () => errorReply('openai', 503, 'The engine is currently overloaded, please try again later')),
+        ...Array.from({ length: 20 }, () => openaiReply('Done.')),
+      );
       const out = join(OUT, `retries-${name}-${Date.now()}`);
       const prepared = await prepareRun({
-        rungs: ['rungs/fails-twice-then-works.yaml'], model: 'openai:gpt-4o-mini', baseUrl: `${fake.url}/v1`, arms: ['on'], passes: 1, concurrency: 1, agent, out,
+        rungs: ['rungs/fails-twice-then-works.yaml'], model: 'openai:gpt-4o-mini', baseUrl: `${fake.url}/v1`, arms: ['on'], passes: 2, concurrency: 1, agent, out,
       }, { cwd: ROOT, env: { OPENAI_API_KEY: 'sk-test' } });
       await executeRun(prepared, { progress: process.stderr });
-      const [path, ...others] = await listTraces(out);
-      expect(others).toEqual([]);
-      const { events } = await readTraceAll(join(out, 'traces', path!));
+      const traces = await Promise.all((await listTraces(out)).map((path) => readTraceAll(join(out, 'traces', path))));
+      expect(traces).toHaveLength(2);
+      const events = traces.find(({ events: [start] }) => start?.type === 'pass.start' && start.pass === 0)!.events;
       const ends = events.flatMap((e) => (e.type === 'step.end' ? [e.reason] : []));
-      expect(ends.length).toBeGreaterThan(0);
-      expect(ends.every((reason) => reason === 'errored')).toBe(true);
+      expect(ends).toEqual(Array.from({ length: STEPS }, () => 'errored'));
       const requests = events.filter((e) => e.type === 'model.request');
       expect(requests.map((e) => e.step)).toEqual(ends.map((_, step) => step));
-      expect(fake.seen.filter((s) => s.path === '/v1/chat/completions')).toHaveLength(4 * requests.length);
+      const seen = fake.seen.filter((s) => s.path === '/v1/chat/completions').length;
+      // Pass 0's requests each reached the provider 4 times (Ladder's attempts), none more.
+      expect(seen - (traces.find(({ events: [start] }) => start?.type === 'pass.start' && start.pass === 1)!.events.filter((e) => e.type === 'model.request').length)).toBe(4 * requests.length);
     } finally {
       await fake.close();
     }
