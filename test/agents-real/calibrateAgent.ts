@@ -33,14 +33,17 @@ export const FULL: AgentPlan = {
  * The agents that take 2 to 12 s of CPU to start each step (Claude Code, Gemini CLI, opencode,
  * Qwen Code, the SDK examples; docs/agent.md) run three rungs whose effects show in few pairs:
  * two dead-call effects (a count: every pair of a p = 1 pathology differs the same way, so three
- * pairs give an interval clear of zero), one on Ladder's workbench and one on the MCP reference
- * server, and the breaker's control. Three passes a rung and arm keep the real-agent step of
- * `.ci/run` inside its budget (docs/build.md). Their step limits run at half the rung's: a
- * start-up slowed by a loaded 2-core machine is no part of what is measured, and these rungs
- * have no step that waits, so a larger limit costs no time unless an agent hangs.
+ * pairs give an interval clear of zero), one on Ladder's workbench and one on a third-party
+ * server (mcp-server-sqlite refusing a write sent to its read-only tool), and the breaker's
+ * control. Not `everything-sum-correction`: Claude Code, Gemini CLI and Qwen Code check a call's
+ * arguments against the tool's schema before sending it, so numbers sent as strings never reach
+ * the server and neither arm has a dead call to count. Three passes a rung and arm keep the
+ * real-agent step of `.ci/run` inside its budget (docs/build.md). Their step limits run at half
+ * the rung's: a start-up slowed by a loaded 2-core machine is no part of what is measured, and
+ * these rungs have no step that waits, so a larger limit costs no time unless an agent hangs.
  */
 export const QUICK: AgentPlan = {
-  rungs: ['rungs/review-dead-browser.yaml', 'rungs/everything-sum-correction.yaml', 'rungs/fails-twice-then-works.yaml'],
+  rungs: ['rungs/review-dead-browser.yaml', 'rungs/sqlite-write-through-query.yaml', 'rungs/fails-twice-then-works.yaml'],
   passes: 3,
   timeFactor: 0.5,
   concurrency: 2,
