@@ -46,7 +46,7 @@ export async function runReportHtml(dir: string, options: CompareOptions = {}): 
   const run = await loadRun(dir, { ...(options.prices === undefined ? {} : { prices: options.prices }) });
   const comparison = armsOf(run).length > 1 ? compareLoaded(run, undefined, options) : null;
   const summary = comparison?.summaries[0] ?? summarizeLoaded(run);
-  const passes = { style: PASSES_STYLE, body: passesHtml(await passGrids(run)) };
+  const passes = { style: PASSES_STYLE, body: passesHtml(await passGrids(run, { external: run.manifest.agent !== undefined })) };
   return renderHtml(runDocument(summary, comparison), plots({ runs: [{ summary, passes: run.passes }], comparison }), [passes]);
 }
 

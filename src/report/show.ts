@@ -94,7 +94,9 @@ export async function showText(options: ShowOptions, paint?: Paint): Promise<str
   if (step !== undefined && !transcript.steps.some((s) => s.step === step)) {
     throw new ReportInputError(`no step ${step} in ${record.rung} ${record.arm} pass ${record.pass}; steps: ${ranges(transcript.steps.map((s) => s.step))}`);
   }
-  const view = transcriptView(transcript, { fold: options.full === true ? NO_FOLD : FOLD, file: record.file, ...(step === undefined ? {} : { step }) });
+  const view = transcriptView(transcript, {
+    fold: options.full === true ? NO_FOLD : FOLD, file: record.file, external: run.manifest.agent !== undefined, ...(step === undefined ? {} : { step }),
+  });
   // A pass of an external agent says which agent at which version ran it, as the failure list does.
   const who = run.manifest.agent === undefined ? '' : `Run ${run.manifest.runId} (${whoRan(run.manifest)}).\n`;
   return `${who}${chosen === null ? '' : `${chosen}\n`}${renderTranscriptText(view, paint)}`;

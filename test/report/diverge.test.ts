@@ -10,7 +10,7 @@ function lane(outcome: LaneRecord['outcome'], errorType?: string): LaneRecord {
 
 function call(name: string, over: Partial<CallRecord> = {}): CallRecord {
   return {
-    id: 'c1', name, key: `key-${name}`, args: { text: '{}' }, invalid: undefined, own: false, lane: lane('ok'), result: { text: 'result 1' }, isError: false,
+    id: 'c1', name, key: `key-${name}`, args: { text: '{}' }, invalid: undefined, own: false, lane: lane('ok'), rewritten: false, result: { text: 'result 1' }, isError: false,
     failedAtRound: undefined, answeredAt: undefined, asked: 1, ...over,
   };
 }

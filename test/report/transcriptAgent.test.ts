@@ -64,3 +64,49 @@ describe("an external agent's calls that never reached the lane", () => {
     expect(statuses('agent_stopped', 1).at(-1)).toBe('not_made: not made: the harness answered without calling the tool');
   });
 });
+
+/**
+ * One round of an external agent's step as the gateways record it: the model asked for
+ * get-sum with the numbers as strings. `rewrite`: the agent sent them as numbers (another call
+ * key, so the gateway could not give the lane's call the model's id); otherwise the agent
+ * answered the call itself and nothing reached the lane.
+ */
+function agentRound(rewrite: boolean): TraceEvent[] {
+  const e = (type: string, fields: Record<string, unknown>) => ({ v: 2, type, t: 0, ...fields }) as unknown as TraceEvent;
+  const asked = { id: 's1', name: 'mcp__ladder__ev__get-sum', args: { a: '1234', b: '4321' } };
+  return [
+    e('pass.start', { rung: 'r', arm: 'off', pass: 0, seed: 1, time: '2026-12-02T00:00:00Z', content: 'full' }),
+    e('step.start', { step: 0, ceiling: 6, timeLimitMs: 60_000 }),
+    e('model.response', {
+      step: 0, round: 1, 'gen_ai.usage.input_tokens': 1, 'gen_ai.usage.output_tokens': 1, 'gen_ai.response.finish_reasons': ['tool_calls'], ms: 1,
+      attempts: 1, textBytes: 0, toolCalls: [{ 'gen_ai.tool.name': asked.name, key: 'k-strings' }],
+      message: { role: 'assistant', content: '', toolCalls: [asked] },
+    }),
+    ...(rewrite ? [e('tool.call', {
+      'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'ev__get-sum', turn: 1, round: 1, server: 'ev', tool: 'get-sum', key: 'k-numbers',
+      outcome: 'ok', ms: 88, argBytes: 19, resultBytes: 33,
+    })] : []),
+    e('message', { step: 0, message: { role: 'tool', toolCallId: 's1', toolName: asked.name, content: rewrite ? 'The sum is 5555.' : 'params/a must be number' } }),
+    e('step.end', { step: 0, passed: false, reason: 'agent_failed', failedChecks: [], rounds: 1, calls: rewrite ? 1 : 0, ms: 900 }),
+    e('pass.end', { passed: false, steps: 1, ms: 1000 }),
+  ];
+}
+
+describe('an external agent that changed or answered a call on its way', () => {
+  const calls = (rewrite: boolean, external: boolean) => transcriptView(buildTranscript(agentRound(rewrite))!, { external }).steps[0]!.rounds
+    .flatMap((r) => r.calls.map((c) => `${c.name} ${c.args.kind === 'text' ? c.args.lines.join(" ") : c.args.says}: ${c.outcome}: ${c.status}`));
+
+  it('is one call, made, with what the model asked for and a note that the agent sent other arguments', () => {
+    expect(calls(true, true)).toEqual([
+      'mcp__ladder__ev__get-sum {"a":"1234","b":"4321"}: ok: ok in 88 ms; sent with other arguments than these (19 bytes): the agent changed them',
+    ]);
+  });
+
+  it('is a call the agent answered itself, when no call reached the gateway but the model got an answer', () => {
+    expect(calls(false, true)).toEqual([
+      'mcp__ladder__ev__get-sum {"a":"1234","b":"4321"}: not_made: not sent: the agent answered it itself, without calling the tool through the gateway',
+    ]);
+    // Ladder's own loop answers such a call itself (the time limit, an interrupt): the old words.
+    expect(calls(false, false)[0]).toMatch(/: not made: the harness answered without calling the tool$/);
+  });
+});

@@ -38,6 +38,11 @@ export interface CallRecord {
   /** An external agent's own tool (its shell, say): the agent ran it, not the MCP gateway. */
   own: boolean;
   lane: LaneRecord | undefined;
+  /**
+   * The lane's call has other arguments than the model asked for: an external agent rewrote them
+   * before sending (Claude Code and Qwen Code turn "1234" into 1234 for a number parameter).
+   */
+  rewritten: boolean;
   /** The tool message the model got back. */
   result: Recorded | undefined;
   isError: boolean | undefined;
@@ -223,9 +228,16 @@ export class TranscriptBuilder {
     const step = e.turn - 1;
     const id = e['gen_ai.tool.call.id'];
     const name = e['gen_ai.tool.name'];
-    const call = (id === undefined ? undefined : this.#findCall(step, (c) => c.id === id)) ??
-      this.#findCall(step, (c) => c.lane === undefined && c.id === undefined && c.key === e.key, e.round) ??
-      this.#newCall(step, e.round, name, id);
+    const byKey = (id === undefined ? undefined : this.#findCall(step, (c) => c.id === id)) ??
+      this.#findCall(step, (c) => c.lane === undefined && c.id === undefined && c.key === e.key, e.round);
+    // No call of the round has this key: an external agent changed the arguments on the way (the
+    // gateway could not pair the call with the model's id either). The round's unmade call of the
+    // same tool, under the agent's namespace, is the one it sent.
+    const rewritten = byKey === undefined && id === undefined
+      ? this.#findCall(step, (c) => c.lane === undefined && c.key !== e.key && namedFor(c.name, name), e.round)
+      : undefined;
+    if (rewritten !== undefined) rewritten.rewritten = true;
+    const call = byKey ?? rewritten ?? this.#newCall(step, e.round, name, id);
     call.id ??= id;
     call.key ??= e.key;
     if (call.args.text === undefined) call.args = { bytes: e.argBytes };
@@ -272,9 +284,14 @@ export class TranscriptBuilder {
   }
 }
 
+/** The model's name for a gateway tool: the lane's name itself, or under the agent's prefix (`mcp__ladder__`, `mcp_ladder_`). */
+function namedFor(modelName: string, laneName: string): boolean {
+  return modelName === laneName || modelName.endsWith(`_${laneName}`);
+}
+
 function newCall(id: string | undefined, name: string, key: string | undefined, args: Recorded): CallRecord {
   return {
-    id, name, key, args, invalid: undefined, own: false, lane: undefined, result: undefined, isError: undefined, failedAtRound: undefined, answeredAt: undefined,
+    id, name, key, args, invalid: undefined, own: false, lane: undefined, rewritten: false, result: undefined, isError: undefined, failedAtRound: undefined, answeredAt: undefined,
     asked: 0,
   };
 }

@@ -175,6 +175,8 @@ interface CallPlace {
   resultsRecorded: boolean;
   /** How the call's step ended, when it did. */
   stepEnd: StepEndReason | undefined;
+  /** The pass is an external agent's: what answered a call without the lane was the agent. */
+  external: boolean;
 }
 
 function notMade(call: CallRecord, place: CallPlace): string {
@@ -188,6 +190,9 @@ function notMade(call: CallRecord, place: CallPlace): string {
     if (place.stepEnd === 'agent_failed') return 'not made: the agent failed before making it';
     return 'not made: the step ended before it was made; nothing answered it';
   }
+  // An external agent's call reaches Ladder only through the MCP gateway: one answered without
+  // it was answered by the agent (Gemini CLI checks arguments against the tool's schema first).
+  if (place.external && call.result !== undefined) return 'not sent: the agent answered it itself, without calling the tool through the gateway';
   return 'not made: the harness answered without calling the tool';
 }
 
@@ -230,7 +235,9 @@ function callStatus(call: CallRecord, place: CallPlace): { outcome: CallView['ou
 
 function callView(call: CallRecord, limits: Folding, place: CallPlace): CallView {
   const args = body('arguments', call.args, limits.data);
-  return { name: call.name, args, ...callStatus(call, place), result: call.result === undefined ? null : body('result', call.result, limits.data) };
+  const status = callStatus(call, place);
+  if (call.rewritten) status.status += `; sent with other arguments than these (${plural(call.lane?.argBytes ?? 0, 'byte')}): the agent changed them`;
+  return { name: call.name, args, ...status, result: call.result === undefined ? null : body('result', call.result, limits.data) };
 }
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -292,9 +299,11 @@ function toolsLine(s: StepRecord, before: StepRecord | undefined): string {
   return `${plural(tools.count, 'tool')} offered${names}${failed}`;
 }
 
-function stepView(s: StepRecord, before: StepRecord | undefined, limits: Folding, marks: ReadonlyMap<string, string>, content: ContentLevel): StepView {
+function stepView(
+  s: StepRecord, before: StepRecord | undefined, limits: Folding, marks: ReadonlyMap<string, string>, content: ContentLevel, external: boolean,
+): StepView {
   const end = s.end;
-  const place: CallPlace = { resultsRecorded: content !== 'none', stepEnd: end?.reason };
+  const place: CallPlace = { resultsRecorded: content !== 'none', stepEnd: end?.reason, external };
   const status = end === undefined ? 'did not finish' : end.reason === 'errored' ? 'errored' : end.passed ? 'passed' : 'failed';
   const tone: Tone = status === 'passed' ? 'good' : status === 'failed' ? 'bad' : 'warn';
   return {
@@ -323,6 +332,8 @@ export interface ViewOptions {
   file?: string;
   /** Marks by roundKey(step, round): where another arm's conversation first differs. */
   marks?: ReadonlyMap<string, string>;
+  /** The run's agent is an external one (its manifest names it). */
+  external?: boolean;
 }
 
 export function transcriptView(t: PassTranscript, options: ViewOptions = {}): TranscriptView {
@@ -334,7 +345,7 @@ export function transcriptView(t: PassTranscript, options: ViewOptions = {}): Tr
   if (content !== null) notes.push(content);
   if (t.end === undefined) notes.push('The pass did not finish (its trace ends before pass.end); what was recorded is shown.');
   const steps = t.steps
-    .map((s, i) => stepView(s, t.steps[i - 1], limits, marks, t.content))
+    .map((s, i) => stepView(s, t.steps[i - 1], limits, marks, t.content, options.external === true))
     .filter((s) => options.step === undefined || s.step === options.step);
   const facts = [
     `seed ${t.seed}`,
