@@ -1,6 +1,6 @@
 // The SDK examples on the ladder: an agent on the OpenAI Agents SDK and one on LangChain.js
 // (examples/agents/<name>/), each its own npm package installed into its own folder by
-// scripts/test-agents.sh, each on the three rungs Codex runs (calibrateAgent.ts), both arms of each rung's
+// scripts/test-agents.sh, each on the quick set of three rungs (calibrateAgent.ts), both arms of each rung's
 // declared effect, the rung's own synthetic pathology behind the model gateway. The SDKs' own
 // MCP and model clients do the talking: every trace must be whole, every step on `on` answered,
 // the breaker's refusals must reach the agent on `on` and not on `off`, and the paired
