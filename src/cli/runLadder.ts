@@ -137,9 +137,9 @@ export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise
   if (pace !== undefined) say(pace);
   if (result.stopped !== undefined) {
     const { passes, line, by, every, refused } = result.stopped;
-    const blamed = blame(by);
-    const who = blamed.who;
-    const until = refused === true ? REFUSED_UNTIL : blamed.until;
+    const { who, until: whenBack } = blame(by);
+    // A refusal is an answer, not an outage: waiting for the server to come back would not help.
+    const until = refused === true ? REFUSED_UNTIL : whenBack;
     const what = refused === true ? 'a server refused Ladder\'s protocol, as it would on every pass'
       : every ? `every pass errored (${plural(passes, 'pass', 'passes')}, ${who})` : `${passes} passes in a row errored (${who})`;
     // A diverged replay's passes are kept: resuming would diverge again.
