@@ -8,7 +8,7 @@ import { formatUsd, pricingLine } from '../models/prices.ts';
 import type { AimdState } from '../models/pace.ts';
 import { ladderCommand } from '../runner/invocation.ts';
 import { executeRun } from '../runner/run.ts';
-import { blame, keepsTraces } from '../runner/streak.ts';
+import { blame, keepsTraces, REFUSED_UNTIL } from '../runner/streak.ts';
 import { prepareRun } from '../runner/prepare.ts';
 import type { RunRequest, RunWorld } from '../runner/prepare.ts';
 import { InputError } from '../runner/rungFiles.ts';
@@ -136,9 +136,12 @@ export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise
   const pace = result.concurrency === undefined ? undefined : concurrencyLine(result.concurrency);
   if (pace !== undefined) say(pace);
   if (result.stopped !== undefined) {
-    const { passes, line, by, every } = result.stopped;
-    const { who, until } = blame(by);
-    const what = every ? `every pass errored (${plural(passes, 'pass', 'passes')}, ${who})` : `${passes} passes in a row errored (${who})`;
+    const { passes, line, by, every, refused } = result.stopped;
+    const { who, until: whenBack } = blame(by);
+    // A refusal is an answer, not an outage: waiting for the server to come back would not help.
+    const until = refused === true ? REFUSED_UNTIL : whenBack;
+    const what = refused === true ? 'a server refused Ladder\'s protocol, as it would on every pass'
+      : every ? `every pass errored (${plural(passes, 'pass', 'passes')}, ${who})` : `${passes} passes in a row errored (${who})`;
     // A diverged replay's passes are kept: resuming would diverge again.
     const next = by.every(keepsTraces) ? `its passes are kept in ${where}; replay ${until}` : `${result.complete}/${result.planned} passes complete in ${where}; ${until}, continue with: ${ladder} run --resume --out ${where}`;
     complain(`ladder run: stopped, ${what}: ${line}; ${next}`);

@@ -13,6 +13,8 @@ import { describeServer, isHttp, isStdio } from './config.ts';
 import type { ServerConfig } from './config.ts';
 import { httpClientTransport } from './httpTransport.ts';
 import { LADDER_VERSION, PACKAGE_ROOT } from './install.ts';
+import { protocolRefusal, refusalLine } from './refusal.ts';
+import type { ProtocolRefusal } from './refusal.ts';
 
 export const CLIENT_INFO = { name: 'ladder', version: LADDER_VERSION };
 
@@ -40,6 +42,12 @@ export function reasonOf(error: unknown): string {
 
 export class ServerStartError extends Error {
   override name = 'ServerStartError';
+  /**
+   * Set when the server answered and refused Ladder's protocol (refusal.ts): the same answer on
+   * every try, so whoever would start it again (a run's next pass, a restart) should not.
+   */
+  readonly refusal: ProtocolRefusal | undefined;
+
   constructor(
     readonly server: string,
     readonly command: string,
@@ -48,6 +56,12 @@ export class ServerStartError extends Error {
     /** Text that must not appear in the message (a URL with credentials in it). */
     secret?: string,
   ) {
+    const refusal = protocolRefusal(cause);
+    if (refusal !== undefined) {
+      super(refusalLine(server, command, refusal), { cause });
+      this.refusal = refusal;
+      return;
+    }
     let reason = reasonOf(cause);
     if (secret !== undefined && secret !== command) reason = reason.split(secret).join(command);
     const lines = stderrTail.trim().split('\n').filter((line) => line.trim() !== '');
@@ -55,6 +69,7 @@ export class ServerStartError extends Error {
     const isUrl = /^https?:\/\//.test(command);
     const stderr = isUrl ? '' : tail === '' ? '; it wrote nothing to stderr' : `; stderr ends: ${tail}`;
     super(`server "${server}" ${isUrl ? 'did not answer' : 'did not start'} (${command}): ${reason}${stderr}`, { cause });
+    this.refusal = undefined;
   }
 }
 

@@ -62,6 +62,8 @@ export interface PassOutcome {
   steps: StepOutcome[];
   /** A harness failure (a server that did not start), not a model failure. */
   error?: string;
+  /** A server answered and refused Ladder's protocol (lane/refusal.ts): every pass would end the same. */
+  refused?: true;
 }
 
 /** A step passes when it ended by answering and every one of its checks passed. */
@@ -91,13 +93,15 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
   // Servers that fail to start because the run was interrupted meanwhile (a connection the
   // signal aborted) are the interruption, not a harness fault: the pass ends as interrupted,
   // without pass.end, so --resume makes it again.
-  const startFailed = (errors: readonly string[]): PassOutcome =>
-    end(input.signal?.aborted === true ? { passed: false, interrupted: true, steps: [] } : { passed: false, interrupted: false, steps: [], error: errors.join('; ') });
+  const startFailed = (errors: readonly string[], refused: boolean): PassOutcome =>
+    end(input.signal?.aborted === true
+      ? { passed: false, interrupted: true, steps: [] }
+      : { passed: false, interrupted: false, steps: [], error: errors.join('; '), ...(refused ? { refused: true as const } : {}) });
 
   const arm = parseArm(id.arm);
   // Remote servers the pass runs itself (`{url, start}`) are up before the lane connects.
   await using remote = await startServers(rung, folder.workspace, CONNECT_TIMEOUT_MS, { signal: input.signal });
-  if (remote.errors.length > 0) return startFailed(remote.errors);
+  if (remote.errors.length > 0) return startFailed(remote.errors, remote.refused);
   let lane: Lane;
   try {
     lane = await Lane.connect({
@@ -116,7 +120,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
     return end({ passed: false, interrupted: false, steps: [], error: error.message });
   }
   await using _lane = lane;
-  if (lane.startErrors.length > 0) return startFailed(lane.startErrors.map((e) => e.message));
+  if (lane.startErrors.length > 0) return startFailed(lane.startErrors.map((e) => e.message), lane.startErrors.some((e) => e.refusal !== undefined));
   const toolLane: ToolLane = {
     openTurn: async () => {
       const turn = await lane.openTurn();

@@ -44,9 +44,9 @@ export interface RunResult {
    * Set when the run stopped itself because passes kept erroring: 3 in a row failed by one party
    * (a provider or a server that is down), or every pass it made, whoever failed each. How many,
    * the last one's error, and who failed each. Those passes are left incomplete, so --resume
-   * makes them again.
+   * makes them again. `refused`: a server refused Ladder's protocol, which stops the run at once.
    */
-  stopped?: { passes: number; line: string; by: Culprit[]; every: boolean };
+  stopped?: { passes: number; line: string; by: Culprit[]; every: boolean; refused?: true };
   /** US dollars spent by the passes complete in the folder (null: the model has no price). */
   spentUsd: number | null;
   /** Set when a response counted had no token count: spentUsd is then a lower bound. */
@@ -145,7 +145,7 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
       await rm(workspacesPath(out, id), { recursive: true, force: true });
       if (counted.delete(keyOf(id))) complete -= 1;
     }
-    stopped = { passes: over.ids.length, line: over.line, by: over.by, every };
+    stopped = { passes: over.ids.length, line: over.line, by: over.by, every, ...(over.refused === true ? { refused: true as const } : {}) };
   };
   // Start a pass when the provider's level (or the fixed concurrency) has room and the cost
   // limit admits it; a rising level, a pass ending or a stop asks again.

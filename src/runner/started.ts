@@ -17,6 +17,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLIENT_INFO, reasonOf } from '../lane/connections.ts';
+import { protocolRefusal, refusalLine } from '../lane/refusal.ts';
+import type { ProtocolRefusal } from '../lane/refusal.ts';
 import { nodeCommand, nodePackage } from '../lane/index.ts';
 import { hasExited, spawnGroup, stopGroup } from '../lane/processGroup.ts';
 import { httpClientTransport } from '../lane/httpTransport.ts';
@@ -72,12 +74,18 @@ export async function accepts(port: number): Promise<boolean> {
   });
 }
 
+/** Why a started server is not ready yet, and whether it refused the protocol (then it never will be). */
+export interface NotAnswered {
+  why: string;
+  refusal: ProtocolRefusal | undefined;
+}
+
 /**
  * One MCP client's connect (`initialize`, then `notifications/initialized`) to `url`; undefined
  * when it answered, else why not. The probe's session is ended (DELETE) and its client closed,
  * so the server holds nothing of it when the lane connects.
  */
-export async function answersInitialize(url: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<string | undefined> {
+export async function answersInitialize(url: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<NotAnswered | undefined> {
   // A signal of the probe's own: the SDK leaves a listener on the one connect gets, and a
   // server slow to boot is probed every READY_POLL_MS for up to the connect timeout.
   const own = new AbortController();
@@ -90,7 +98,7 @@ export async function answersInitialize(url: string, headers: Record<string, str
     await transport.terminateSession().catch(() => undefined);
     return undefined;
   } catch (error) {
-    return reasonOf(error);
+    return { why: reasonOf(error), refusal: protocolRefusal(error) };
   } finally {
     signal?.removeEventListener('abort', abort);
     await client.close().catch(() => undefined);
@@ -102,6 +110,8 @@ export interface StartedServers extends AsyncDisposable {
   readonly ports: ReadonlyMap<string, number>;
   /** One line per server that did not become ready. */
   readonly errors: readonly string[];
+  /** One of them answered and refused Ladder's protocol: every start would end the same. */
+  readonly refused: boolean;
 }
 
 export interface StartOptions {
@@ -134,6 +144,7 @@ export async function startServers(rung: Rung, workspace: string, timeoutMs: num
   const ports = new Map<string, number>();
   // Each server's failure at its place in the rung, so two failures read the same every run.
   const failures: (string | undefined)[] = [];
+  let refused = false;
   const deadline = performance.now() + timeoutMs;
   await Promise.all(Object.entries(rung.servers).filter(([, spec]) => startsOwnServer(spec)).map(async ([name, spec], i) => {
     const taken: number[] = [];
@@ -152,13 +163,19 @@ export async function startServers(rung: Rung, workspace: string, timeoutMs: num
       if (outcome.taken) taken.push(port);
       if (outcome.taken && taken.length < PORT_TRIES && performance.now() < deadline) continue;
       const why = outcome.taken && taken.length > 1 ? `${outcome.why}; ${taken.length} ports tried (${taken.join(', ')})` : outcome.why;
+      const where = [command, ...args].join(' ');
+      if (outcome.refusal !== undefined) {
+        refused = true;
+        failures[i] = refusalLine(name, where, outcome.refusal);
+        return;
+      }
       const last = outcome.tail.trim().split('\n').at(-1)?.slice(0, 200);
-      failures[i] = `server "${name}" did not start (${[command, ...args].join(' ')}): ${why}${last ? `; stderr ends: ${last}` : ''}`;
+      failures[i] = `server "${name}" did not start (${where}): ${why}${last ? `; stderr ends: ${last}` : ''}`;
       return;
     }
   }));
   const errors = failures.filter((failure) => failure !== undefined);
-  return { ports, errors, [Symbol.asyncDispose]: () => stopAll(children) };
+  return { ports, errors, refused, [Symbol.asyncDispose]: () => stopAll(children) };
 }
 
 interface Starting {
@@ -172,9 +189,13 @@ interface Starting {
   signal: AbortSignal | undefined;
 }
 
-type Readiness = { ready: true } | { ready: false; taken: boolean; why: string; tail: string };
+type Readiness = { ready: true } | { ready: false; taken: boolean; why: string; tail: string; refusal?: ProtocolRefusal };
 
-/** Waits until the server answers `initialize` on its port, exits, loses its port, or runs out of time. */
+/**
+ * Waits until the server answers `initialize` on its port, exits, loses its port, refuses the
+ * protocol (a definite answer: asking again until the deadline would only hide it behind the
+ * last try's timeout), or runs out of time.
+ */
 async function untilReady(server: Starting): Promise<Readiness> {
   const { child, port, signal } = server;
   let tail = '';
@@ -186,7 +207,7 @@ async function untilReady(server: Starting): Promise<Readiness> {
   child.once('error', (error) => (exited = error.message));
   const url = substitutePort(server.spec.url, port);
   const headers = server.spec.headers ?? {};
-  let last: string | undefined;
+  let last: NotAnswered | undefined;
   for (;;) {
     if (exited !== undefined) {
       await Promise.race([closed, delay(500)]);
@@ -203,10 +224,11 @@ async function untilReady(server: Starting): Promise<Readiness> {
       last = await answersInitialize(url, headers, server.deadline - performance.now(), signal);
       // Without /proc, a server that exits just after someone else's answered was not ready.
       if (last === undefined && !hasExited(child)) return { ready: true };
+      if (last?.refusal !== undefined) return { ready: false, taken: false, why: last.why, tail, refusal: last.refusal };
     }
     if (performance.now() > server.deadline) {
       const seconds = Math.round(server.timeoutMs / 1000);
-      const why = holder === 'none' ? `not listening on port ${port} after ${seconds} s` : `did not answer initialize on port ${port} within ${seconds} s${last === undefined ? '' : ` (${last})`}`;
+      const why = holder === 'none' ? `not listening on port ${port} after ${seconds} s` : `did not answer initialize on port ${port} within ${seconds} s${last === undefined ? '' : ` (${last.why})`}`;
       return { ready: false, taken: false, why, tail };
     }
     await delay(READY_POLL_MS);

@@ -4,7 +4,8 @@
 // HTTP server that refused the protocol version ended "complete", exit 0, with every pass
 // errored: its passes failed by turns with the refusal and a timeout, two causes, and a streak
 // of one cause never reached three. The streak is of one party (who failed), and a run in which
-// every pass made errored is stopped at its end whatever the mix.
+// every pass made errored is stopped at its end whatever the mix. A server that refused Ladder's
+// protocol (lane/refusal.ts) gave a definite answer, not an outage: it stops the run at once.
 import { isReplayDivergence } from '../models/replay.ts';
 import type { PassOutcome } from './pass.ts';
 import type { PassId } from './plan.ts';
@@ -26,12 +27,16 @@ export interface Errored {
   /** One line that says it, for the stop. */
   line: string;
   by: Culprit;
+  /** A server refused Ladder's protocol: the same answer for every pass, so one is enough. */
+  refused?: true;
 }
 
 /** Why a pass errored: its servers' error, or its first errored step's. Undefined when nothing errored. */
 export function erroredCause(outcome: PassOutcome): Errored | undefined {
   // A pass's own error is its servers' (runPass sets it for nothing else).
-  if (outcome.error !== undefined) return { cause: outcome.error, line: outcome.error, by: 'server' };
+  if (outcome.error !== undefined) {
+    return { cause: outcome.error, line: outcome.error, by: 'server', ...(outcome.refused === true ? { refused: true as const } : {}) };
+  }
   const step = outcome.steps.find((s) => s.reason === 'errored' && s.error !== undefined);
   if (step?.error === undefined) return undefined;
   // A step errors only when the model's provider kept failing, or a replay diverged.
@@ -43,12 +48,15 @@ export interface StreakStop {
   ids: PassId[];
   line: string;
   by: Culprit[];
+  /** Stopped at a server's protocol refusal, before any limit. */
+  refused?: true;
 }
 
 export interface Streak {
   /**
    * One pass ended (in the order passes end). Returns the passes of the streak once `limit`
-   * in a row have errored, each failed by the same party, else undefined.
+   * in a row have errored, each failed by the same party, or at once when a server refused the
+   * protocol; else undefined.
    */
   record(id: PassId, errored: Errored | undefined): StreakStop | undefined;
   /** Every pass recorded, when there was one and each errored (whoever failed it); else undefined. */
@@ -79,7 +87,9 @@ export function createStreak(limit = ERRORED_STREAK_LIMIT): Streak {
       }
       if (streak?.by !== errored.by) streak = { by: errored.by, ids: [] };
       streak.ids.push(id);
-      return streak.ids.length >= limit ? { ids: [...streak.ids], line: errored.line, by: streak.ids.map(() => errored.by) } : undefined;
+      const stop = { ids: [...streak.ids], line: errored.line, by: streak.ids.map(() => errored.by) };
+      if (errored.refused === true) return { ...stop, refused: true };
+      return streak.ids.length >= limit ? stop : undefined;
     },
     everyErrored() {
       return all === undefined || all.ids.length === 0 ? undefined : { ids: [...all.ids], line: all.line, by: [...all.by] };
@@ -94,6 +104,9 @@ const UNTIL: Record<Culprit, string> = {
   ladder: 'once Ladder is fixed (a bug in Ladder: report it with the line above)',
   replay: 'with the agent and rungs the recording was made with, or record a new run (a replay diverges the same way every time)',
 };
+
+/** When to continue a run stopped at a protocol refusal: the server must change, not come back. */
+export const REFUSED_UNTIL = 'once the server serves a protocol revision Ladder speaks';
 
 /** A replay's divergence is the same on every try: its passes are findings to keep, not an outage to make again. */
 export function keepsTraces(by: Culprit): boolean {

@@ -100,10 +100,11 @@ describe('a model that keeps failing during a run', () => {
 });
 
 /**
- * An MCP server over HTTP that refuses every session, by turns in two ways: the JSON-RPC error a
- * server that speaks only the 2026-07-28 revision answers a 2025 initialize with, and an HTTP 500.
+ * An MCP server over HTTP that fails every session, by turns in two ways: a JSON-RPC internal
+ * error in answer to initialize, and an HTTP 500. (A refusal of the protocol version is a
+ * definite answer that stops a run at once: test/runner/refusal.test.ts.)
  */
-async function refusingServer(): Promise<{ url: string; initializes: () => number } & AsyncDisposable> {
+async function failingServer(): Promise<{ url: string; initializes: () => number } & AsyncDisposable> {
   let seen = 0;
   const server = createServer((req, res) => {
     let body = '';
@@ -114,7 +115,7 @@ async function refusingServer(): Promise<{ url: string; initializes: () => numbe
       seen += 1;
       if (seen % 2 === 0) return void res.writeHead(500, { 'Content-Type': 'text/plain' }).end('boom');
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({
-        jsonrpc: '2.0', id: message.id, error: { code: -32022, message: 'Unsupported protocol version: 2025-11-25', data: { supported: ['2026-07-28'] } },
+        jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'Internal error: the database is not open yet' },
       }));
     });
   });
@@ -129,7 +130,7 @@ async function refusingServer(): Promise<{ url: string; initializes: () => numbe
 async function rungAgainst(url: string): Promise<string> {
   const path = join(await tempDir('ladder-refused-'), 'refused.yaml');
   await writeFile(path, [
-    'name: refused', 'description: A server that refuses every session.', 'origin: test fixture',
+    'name: refused', 'description: A server that fails every session.', 'origin: test fixture',
     'servers:', '  s:', `    url: ${url}`,
     'steps:', '  - prompt: Say hello.', '    ceiling: 2', '    checks:', "      - answer: { mentions: ['hello'] }",
     '    reference:', '      answer: hello',
@@ -137,26 +138,26 @@ async function rungAgainst(url: string): Promise<string> {
   return path;
 }
 
-describe('a server that refuses every pass', () => {
+describe('a server that fails every pass', () => {
   it('stops the run after three passes in a row it failed, by turns for two causes, and says the server failed', async () => {
-    await using server = await refusingServer();
+    await using server = await failingServer();
     const out = join(await tempDir('ladder-refused-'), 'run');
     const rung = await rungAgainst(server.url);
     const result = await run({ rungs: [rung], model: 'synthetic:reference', arms: 'on', passes: 6, concurrency: 1, timeFactor: 0.01, out }, '');
     expect(result.code).toBe(1);
     expect(server.initializes()).toBe(3);
     expect(result.err).toHaveLength(1);
-    expect(result.err[0]).toMatch(/^ladder run: stopped, 3 passes in a row errored \(a server failed\): server "s" did not answer \(http:\/\/127\.0\.0\.1:\d+\/mcp\): MCP error -32022: Unsupported protocol version: 2025-11-25; 0\/6 passes complete in /);
+    expect(result.err[0]).toMatch(/^ladder run: stopped, 3 passes in a row errored \(a server failed\): server "s" did not answer \(http:\/\/127\.0\.0\.1:\d+\/mcp\): MCP error -32603: Internal error: the database is not open yet; 0\/6 passes complete in /);
     expect(result.err[0]).toContain(`once the server answers, continue with: ladder run --resume --out ${out}`);
     expect(result.progress.map((line) => /errored \((.*)\) after/.exec(line)?.[1])).toEqual([
-      expect.stringContaining('-32022'), expect.stringContaining('boom'), expect.stringContaining('-32022'),
+      expect.stringContaining('-32603'), expect.stringContaining('boom'), expect.stringContaining('-32603'),
     ]);
     expect(JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'))).toMatchObject({ status: 'interrupted' });
     expect(await passesIn(out)).toEqual([]);
   }, 60_000);
 
   it('never ends a run of fewer passes than the streak "complete": every pass errored, exit 1, left to --resume', async () => {
-    await using server = await refusingServer();
+    await using server = await failingServer();
     const out = join(await tempDir('ladder-refused-'), 'run');
     const rung = await rungAgainst(server.url);
     const result = await run({ rungs: [rung], model: 'synthetic:reference', arms: 'on', passes: 2, concurrency: 1, timeFactor: 0.01, out }, '');

@@ -75,6 +75,15 @@ describe('the errored streak', () => {
     expect(first.ids).toStrictEqual([id(0)]);
   });
 
+  it('ends at once at a server that refused the protocol, with the passes that server failed just before', () => {
+    const protocol: Errored = { ...refused, refused: true };
+    expect(createStreak().record(id(0), protocol)).toStrictEqual({ ids: [id(0)], line: protocol.line, by: ['server'], refused: true });
+    const streak = createStreak();
+    streak.record(id(0), down);
+    streak.record(id(1), timedOut);
+    expect(streak.record(id(2), protocol)).toStrictEqual({ ids: [id(1), id(2)], line: protocol.line, by: ['server', 'server'], refused: true });
+  });
+
   it('ends at the first errored pass with a limit of one', () => {
     expect(createStreak(1).record(id(0), down)).toStrictEqual({ ids: [id(0)], line: down.line, by: ['model'] });
   });
@@ -145,6 +154,11 @@ describe('why a pass errored', () => {
 
   it('is the pass\'s own error, its servers\', as cause and line, before any step\'s', () => {
     expect(erroredCause(outcome([step('errored', modelError)], 'boom'))).toStrictEqual({ cause: 'boom', line: 'boom', by: 'server' });
+  });
+
+  it('says when the pass\'s servers refused the protocol', () => {
+    const refusedPass = { ...outcome([], 'server "s" refused'), refused: true as const };
+    expect(erroredCause(refusedPass)).toStrictEqual({ cause: 'server "s" refused', line: 'server "s" refused', by: 'server', refused: true });
   });
 
   it('is the first errored step\'s error, the model\'s', () => {
