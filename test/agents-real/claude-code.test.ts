@@ -3,7 +3,6 @@
 // Streamable HTTP that checks the pass's bearer token, and is ended whole at the time limit.
 // What it sends is read back: the recipe's switches for its own tools must hold, and the refusal
 // of its system entry (for a model name it does not know) must make it re-send without it.
-import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,10 +11,9 @@ import { z } from 'zod';
 import { loadAgentFile } from '../../src/agents/file.ts';
 import type { AgentPassValues } from '../../src/agents/placeholders.ts';
 import { startAgentSession } from '../../src/agents/session.ts';
-import { spawnGroup } from '../../src/lane/processGroup.ts';
 import { startStatelessMcp, type StatelessMcp } from '../helpers/statelessMcp.ts';
 import { MessagesEndpoint, SYSTEM_REFUSED } from './messages.ts';
-import { processesIn } from './helpers.ts';
+import { processesIn, versionLine } from './helpers.ts';
 
 const CLAUDE_CODE_VERSION = '2.1.328';
 const PASSES = fileURLToPath(new URL('../../.cache/agents-real/', import.meta.url));
@@ -52,12 +50,7 @@ interface MessagesBody {
 
 describe('Claude Code, pinned', () => {
   it('claude starts offline and is the pinned version', async () => {
-    const child = spawnGroup('claude', ['--version'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-    const [code] = (await once(child, 'close')) as [number];
-    expect(code).toBe(0);
-    expect(out.trim()).toBe(`${CLAUDE_CODE_VERSION} (Claude Code)`);
+    expect(await versionLine('claude')).toBe(`${CLAUDE_CODE_VERSION} (Claude Code)`);
   });
 
   it('answers an exec step: its system entry refused in the API\'s words, the request re-sent without it, the gateway its only tools', async () => {

@@ -2,7 +2,6 @@
 // each starts offline, Codex answers an exec step, and codex-acp an ACP step, against a local
 // Responses endpoint and an MCP server over Streamable HTTP that checks the pass's bearer token.
 // What they send is read back: the recipes' switches for Codex's own tools must hold.
-import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,10 +10,9 @@ import { z } from 'zod';
 import { loadAgentFile } from '../../src/agents/file.ts';
 import type { AgentPassValues } from '../../src/agents/placeholders.ts';
 import { startAgentSession } from '../../src/agents/session.ts';
-import { spawnGroup } from '../../src/lane/processGroup.ts';
 import { startStatelessMcp, type StatelessMcp } from '../helpers/statelessMcp.ts';
 import { ResponsesEndpoint } from './responses.ts';
-import { processesIn } from './helpers.ts';
+import { processesIn, versionLine } from './helpers.ts';
 
 const CODEX_VERSION = '0.171.0';
 const PASSES = fileURLToPath(new URL('../../.cache/agents-real/', import.meta.url));
@@ -63,12 +61,7 @@ function offered(body: unknown): string[] {
 
 describe('the pinned real agents', () => {
   it('codex starts offline and is the pinned version', async () => {
-    const child = spawnGroup('codex', ['--version'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-    const [code] = (await once(child, 'close')) as [number];
-    expect(code).toBe(0);
-    expect(out.trim()).toBe(`codex-cli ${CODEX_VERSION}`);
+    expect(await versionLine('codex')).toBe(`codex-cli ${CODEX_VERSION}`);
   });
 
   it('Codex answers an exec step through the model gateway, with the gateway as its MCP server and its own shell switched off', async () => {

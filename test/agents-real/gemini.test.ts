@@ -3,7 +3,6 @@
 // MCP server over Streamable HTTP that checks the pass's bearer token, and answers. What it
 // offered the model is read back: the recipe's exclusions of its own tools must hold, and the
 // wait_for_previous it adds to every tool must not reach the MCP server.
-import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,10 +13,9 @@ import type { AgentPassValues } from '../../src/agents/placeholders.ts';
 import { startAgentSession } from '../../src/agents/session.ts';
 import { startModelGateway } from '../../src/gateway/model/index.ts';
 import type { GatewayRequest, ModelGateway } from '../../src/gateway/model/index.ts';
-import { spawnGroup } from '../../src/lane/processGroup.ts';
 import type { ModelResponse } from '../../src/models/types.ts';
 import { startStatelessMcp, type StatelessMcp } from '../helpers/statelessMcp.ts';
-import { processesIn } from './helpers.ts';
+import { processesIn, versionLine } from './helpers.ts';
 
 const GEMINI_VERSION = '0.61.0';
 const PASSES = fileURLToPath(new URL('../../.cache/agents-real/', import.meta.url));
@@ -61,12 +59,7 @@ function passValues(name: string, models: ModelGateway): AgentPassValues {
 
 describe('Gemini CLI, pinned', () => {
   it('starts offline and is the pinned version', async () => {
-    const child = spawnGroup('gemini', ['--version'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: root } });
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-    const [code] = (await once(child, 'close')) as [number];
-    expect(code).toBe(0);
-    expect(out.trim()).toBe(GEMINI_VERSION);
+    expect(await versionLine('gemini', { ...process.env, HOME: root })).toBe(GEMINI_VERSION);
   });
 
   it('answers an exec step through the model gateway: a tool round over MCP, its own tools off, wait_for_previous kept from the server', async () => {

@@ -1,11 +1,14 @@
 // What the real-agent tests share: a pass's folders under the checkout's .cache/
 // (not the temp folder, as for Codex), the values pointing an agent at the stand-ins, an MCP
-// server with one tool that checks the bearer token, and the processes left in a folder.
+// server with one tool that checks the bearer token, the processes left in a folder, and what
+// an agent's version flag prints.
+import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { AgentPassValues } from '../../src/agents/placeholders.ts';
+import { spawnGroup } from '../../src/lane/processGroup.ts';
 import { startStatelessMcp, type StatelessMcp } from '../helpers/statelessMcp.ts';
 
 const PASSES = fileURLToPath(new URL('../../.cache/agents-real/', import.meta.url));
@@ -65,4 +68,14 @@ export function processesIn(folder: string): number[] {
 /** The function tools a Chat Completions request offered, by name. */
 export function offered(body: unknown): string[] {
   return ((body as { tools?: Array<{ function?: { name: string } }> }).tools ?? []).map((t) => t.function?.name ?? '?').sort();
+}
+
+/** What `<command> --version` printed, trimmed, once it exited 0 (the command on PATH, offline). */
+export async function versionLine(command: string, env?: NodeJS.ProcessEnv): Promise<string> {
+  const child = spawnGroup(command, ['--version'], { stdio: ['ignore', 'pipe', 'pipe'], ...(env === undefined ? {} : { env }) });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  const [code] = (await once(child, 'close')) as [number | null];
+  if (code !== 0) throw new Error(`${command} --version exited ${code}: ${out.trim()}`);
+  return out.trim();
 }

@@ -10,9 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAgentFile } from '../../src/agents/file.ts';
 import { startAgentSession } from '../../src/agents/session.ts';
-import { spawnGroup } from '../../src/lane/processGroup.ts';
 import { ChatEndpoint } from './chat.ts';
-import { bench, offered, processesIn, type Bench } from './helpers.ts';
+import { bench, offered, processesIn, type Bench, versionLine } from './helpers.ts';
 
 const OPENCODE_VERSION = '1.18.33';
 /** Generous: on the 2-core machine under a load of 10, one opencode step took up to 55 s. */
@@ -28,12 +27,7 @@ afterAll(async () => {
 
 describe('opencode', () => {
   it('starts offline and is the pinned version', async () => {
-    const child = spawnGroup('opencode', ['--version'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-    const [code] = (await once(child, 'close')) as [number];
-    expect(code).toBe(0);
-    expect(out.trim()).toBe(OPENCODE_VERSION);
+    expect(await versionLine('opencode')).toBe(OPENCODE_VERSION);
   });
 
   it('answers a step through the model gateway with one request, the gateway as its only tools, nothing fetched or installed', async () => {

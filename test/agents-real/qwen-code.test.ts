@@ -4,13 +4,11 @@
 // back: one model request a step (its background memory agent off), the gateway's tools offered
 // as they are and none of its own. Its loop guard, which cannot be switched off, ends a step as
 // the agent stopping itself. Its start-up (spawn to its first model request) is printed.
-import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAgentFile } from '../../src/agents/file.ts';
 import { startAgentSession } from '../../src/agents/session.ts';
-import { spawnGroup } from '../../src/lane/processGroup.ts';
 import { ChatEndpoint } from './chat.ts';
-import { bench, offered, processesIn, type Bench } from './helpers.ts';
+import { bench, offered, processesIn, type Bench, versionLine } from './helpers.ts';
 
 const QWEN_VERSION = '0.24.4';
 /** Generous: on the 2-core machine under a load of 10, one Qwen Code step took up to 54 s. */
@@ -26,12 +24,7 @@ afterAll(async () => {
 
 describe('Qwen Code', () => {
   it('starts offline and is the pinned version', async () => {
-    const child = spawnGroup('qwen', ['--version'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-    const [code] = (await once(child, 'close')) as [number];
-    expect(code).toBe(0);
-    expect(out.trim()).toBe(QWEN_VERSION);
+    expect(await versionLine('qwen')).toBe(QWEN_VERSION);
   });
 
   it('answers a step through the model gateway with one request, the gateway\'s tools as they are and none of its own', async () => {
