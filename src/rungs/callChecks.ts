@@ -92,7 +92,7 @@ function matchedLeaves(expected: unknown, actual: unknown): number {
     return Array.isArray(actual) ? expected.reduce((sum: number, item, i) => sum + matchedLeaves(item, actual[i]), 0) : 0;
   }
   if (isObject(expected) && Object.keys(expected).length > 0) {
-    return isObject(actual) ? Object.entries(expected).reduce((sum, [key, item]) => sum + (Object.hasOwn(actual, key) ? matchedLeaves(item, actual[key]) : 0), 0) : 0;
+    return isObject(actual) ? Object.entries(expected).reduce((sum, [key, item]) => sum + matchedLeaves(item, actual[key]), 0) : 0;
   }
   return firstDifference(expected, actual, '') === undefined ? 1 : 0;
 }
@@ -141,7 +141,8 @@ export function sequenceWhy(calls: readonly CalledTool[], tools: readonly string
     return `${expected} were never called in this order with nothing between; the order seen: ${orderSeen(calls)}`;
   }
   let next = 0;
-  for (const tool of seen) if (next < tools.length && tool === tools[next]) next += 1;
+  // Past the last tool, tools[next] is undefined and matches no call.
+  for (const tool of seen) if (tool === tools[next]) next += 1;
   if (next === tools.length) return undefined;
   const where = next === 0 ? `${tools[0]} was never called` : `${tools[next]} was not called after ${tools[next - 1]}`;
   return `${where}; the order seen: ${orderSeen(calls)}`;

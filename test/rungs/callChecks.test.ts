@@ -47,6 +47,18 @@ describe('calledWith', () => {
     expect(await why(query({ sql: 'SELECT 3' }), record)).toMatch(/the closest, \{"sql":"SELECT 1",.*differs at args\.sql: expected "SELECT 3", got "SELECT 1"$/);
   });
 
+  it('counts matching leaves to pick the closest: array items, empty arrays and objects, never a string taken for an array', async () => {
+    const closest = async (expected: Record<string, unknown>, calls: Record<string, unknown>[]): Promise<string> =>
+      /the closest, (.*), differs at/.exec((await why(query(expected), step(calls.map((args) => call('db__query', args)))))!)![1]!;
+    // Two items matched beat none; a string is not an array, whatever its characters.
+    expect(await closest({ tags: ['a', 'b'], sql: 'z' }, [{ tags: ['x', 'y'], sql: 'q' }, { tags: ['a', 'b'], sql: 'q' }])).toBe('{"tags":["a","b"],"sql":"q"}');
+    expect(await closest({ tags: ['a', 'b'], sql: 'z' }, [{ tags: 'ab', sql: 'q' }, { tags: ['a', 'x'], sql: 'q' }])).toBe('{"tags":["a","x"],"sql":"q"}');
+    // An empty array or object is one leaf, matched by an empty array, by any object.
+    expect(await closest({ list: [], sql: 'z' }, [{ list: [1], sql: 'q' }, { list: [], sql: 'q' }])).toBe('{"list":[],"sql":"q"}');
+    expect(await closest({ opts: {}, sql: 'z' }, [{ opts: 5, sql: 'q' }, { opts: null, sql: 'q' }, { opts: { a: 1 }, sql: 'q' }])).toBe('{"opts":{"a":1},"sql":"q"}');
+    expect(await closest({ opts: { a: 1 }, sql: 'z' }, [{ opts: null, sql: 'q' }, { opts: { a: 1 }, sql: 'q' }])).toBe('{"opts":{"a":1},"sql":"q"}');
+  });
+
   it('says a field is missing', async () => {
     expect(await why(query({ sql: 'SELECT 1', filter: { offset: 0 } }), record)).toMatch(/differs at args\.filter\.offset: missing$/);
   });
@@ -91,6 +103,10 @@ describe('calledWith', () => {
     expect(firstDifference([1], { 0: 1 }, 'args.x')).toEqual({ path: 'args.x', why: 'expected an array, got {"0":1}' });
     expect(firstDifference('/x/', undefined, 'args.y')).toEqual({ path: 'args.y', why: 'expected a string matching /x/, got nothing' });
     expect(firstDifference([], [], 'args')).toBeUndefined();
+    // A pattern is tested against strings only; an array holding one pattern is an array.
+    expect(firstDifference('/5/', 5, 'args.n')).toEqual({ path: 'args.n', why: 'expected a string matching /5/, got 5' });
+    expect(firstDifference(['/^a/'], ['abc'], 'args')).toBeUndefined();
+    expect(firstDifference(['/^a/'], 'abc', 'args')).toEqual({ path: 'args', why: 'expected an array, got "abc"' });
     expect(firstDifference({}, {}, 'args')).toBeUndefined();
   });
 
