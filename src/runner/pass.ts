@@ -133,7 +133,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
   const judge = async (step: RungStep, index: number, result: StepResult): Promise<StepOutcome> => {
     const checks = await runChecks(step.checks, {
       // The arguments as the trace records them, so `ladder rescore` judges what the run judged.
-      answer: result.answer, calls: result.calls.map((c) => (c.args === undefined ? c : { ...c, args: scrubber.deep(c.args) })),
+      answer: result.answer, calls: result.calls.map((c) => ({ ...c, args: scrubber.deep(c.args) })),
       rounds: result.rounds, toolsOfferedPerRound: result.toolsOfferedPerRound,
       serversConfigured: Object.keys(rung.servers).length, workspace: folder.workspace,
       databasePath: databasePath(rung, folder.workspace),
