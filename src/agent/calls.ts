@@ -13,6 +13,11 @@ export interface StepCallRecord {
   /** callKey(tool, args) from src/reliability: equal keys are identical calls. */
   key: string;
   /**
+   * The arguments the model gave, as sent (checks such as `calledWith` read them); absent for a
+   * call whose arguments were not a JSON object, which was never sent.
+   */
+  args?: Readonly<Record<string, unknown>>;
+  /**
    * The lane's outcome; `invalid_arguments` for a call the loop could not send, `abandoned` for
    * one sent but still running when the step stopped (the lane records it as a timeout of type
    * `abandoned`, before the step ends).
@@ -90,14 +95,14 @@ export async function runCalls(ctx: CallsContext, toolCalls: readonly ToolCall[]
     const sent = ctx.lane.call(call.name, { ...call.args }, { round: ctx.round, id: call.id, signal: limits.signal });
     try {
       const result = await limits.race(sent);
-      calls.push({ tool: call.name, key: callKey(call.name, call.args), outcome: result.outcome });
+      calls.push({ tool: call.name, key: callKey(call.name, call.args), args: call.args, outcome: result.outcome });
       answer(call, result.text, result.isError);
     } catch (error) {
       if (!(error instanceof StepStopped)) throw error;
       // The lane saw the same signal and answers at once, its record of the call written: wait
       // for it, so the trace has the call inside its step, never after step.end or pass.end.
       await sent.catch(() => undefined);
-      calls.push({ tool: call.name, key: callKey(call.name, call.args), outcome: 'abandoned' });
+      calls.push({ tool: call.name, key: callKey(call.name, call.args), args: call.args, outcome: 'abandoned' });
       answer(call, CUT_OFF[error.why], true);
       for (const rest of toolCalls.slice(i + 1)) answer(rest, NOT_MADE[error.why], true);
       throw error;

@@ -181,6 +181,9 @@ class Rescorer {
       noText: evidence.content === 'redacted'
         ? 'the run was redacted (--redact content), so its traces hold no answer text'
         : 'trace format 1 holds no answer text',
+      noArgs: evidence.content === 'redacted'
+        ? 'the run was redacted (--redact content), so its traces hold no call arguments'
+        : 'trace format 1 holds no call arguments',
       oneshot: this.#oneshot,
     };
     const outcomes = await judgeChecks(loaded.rung.steps[step.step]!.checks, input);
@@ -229,7 +232,8 @@ class Rescorer {
 
 function noEvidence(step: number, evidence: PassEvidence): StepEvidence {
   return {
-    step, prompt: undefined, answer: evidence.content === 'full' ? '' : undefined, responses: [], calls: [], toolsOfferedPerRound: [],
+    step, prompt: undefined, answer: evidence.content === 'full' ? '' : undefined, responses: [], calls: [], callArgs: evidence.content === 'full',
+    rounds: 0, toolsOfferedPerRound: [],
     serversConfigured: 0,
   };
 }

@@ -28,6 +28,8 @@ export interface StepInput {
   snapshot: SnapshotSource;
   /** Why answer checks cannot be judged, when the trace holds no answer text. */
   noText: string;
+  /** Why calledWith checks cannot be judged, when the trace holds no call arguments. */
+  noArgs: string;
   oneshot: boolean;
 }
 
@@ -44,10 +46,12 @@ function leftOut(snapshot: UnpackedSnapshot, path: string): { path: string; why:
 async function judgeCheck(check: Check, input: StepInput): Promise<CheckResult | Unknown> {
   const { evidence } = input;
   const record: StepRecord = {
-    answer: evidence.answer ?? '', calls: evidence.calls, toolsOfferedPerRound: evidence.toolsOfferedPerRound,
+    answer: evidence.answer ?? '', calls: evidence.calls, rounds: evidence.rounds, toolsOfferedPerRound: evidence.toolsOfferedPerRound,
     serversConfigured: evidence.serversConfigured, workspace: '',
   };
   if ('answer' in check && evidence.answer === undefined) return { unknown: input.noText };
+  // Without arguments a calledWith is still decided when its tool was never called.
+  if ('calledWith' in check && !evidence.callArgs && evidence.calls.some((c) => c.tool === check.calledWith.tool)) return { unknown: input.noArgs };
   // As in a run: a rung without a workbench has no database, and its sql checks fail saying so.
   const database = 'sql' in check && hasWorkbench(input.rung);
   if ('file' in check || database) {

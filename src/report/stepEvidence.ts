@@ -21,6 +21,10 @@ export interface StepEvidence {
   /** Each model response of the step, in order: its `t`, and its text when recorded. */
   responses: { t: number; text: string | undefined }[];
   calls: StepCall[];
+  /** Whether the calls carry their arguments: only a trace that holds the conversation has them. */
+  callArgs: boolean;
+  /** Model requests of the step. */
+  rounds: number;
   toolsOfferedPerRound: number[];
   serversConfigured: number;
 }
@@ -98,6 +102,8 @@ function evidenceOf(attempt: Attempt): PassEvidence {
       answer: full ? (answered.at(-1)?.message?.content ?? '') : undefined,
       responses: responses.filter((r) => r['error.type'] === undefined).map((r) => ({ t: r.t, text: r.message?.content })),
       calls: full ? callsAsAsked(step, answered, attempt.ceilings.get(step) ?? 0, byId) : callsAsSent(step, attempt.toolCalls),
+      callArgs: full,
+      rounds: attempt.requests.filter((r) => r.step === step).length,
       toolsOfferedPerRound: attempt.requests.filter((r) => r.step === step).map((r) => r.tools),
       serversConfigured: attempt.configured,
     });
@@ -118,7 +124,8 @@ function callsAsAsked(step: number, responses: ModelResponse[], ceiling: number,
     for (const call of asked) {
       if (calls.length >= ceiling) break;
       const sent = byId.get(`${step + 1}:${response.round}:${call.id}`)?.shift();
-      if (sent !== undefined) calls.push({ tool: sent['gen_ai.tool.name'], key: sent.key, outcome: asRecorded(sent) });
+      // Its arguments are the model's: the call reached the lane under this id only with these.
+      if (sent !== undefined) calls.push({ tool: sent['gen_ai.tool.name'], key: sent.key, args: call.args, outcome: asRecorded(sent) });
       // Answered without being sent, keyed as the loop keys it: the tool with no arguments.
       else if (call.rawArgs !== undefined || call.invalid !== undefined) calls.push({ tool: call.name, key: toolCallKey({ name: call.name, args: {} }), outcome: 'invalid_arguments' });
     }

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import type Database from 'better-sqlite3';
+import { calledWithWhy, sequenceWhy } from './callChecks.ts';
 import type { Check } from './schema.ts';
 
 /** One tool call the model asked for, whatever the harness did with it. */
@@ -10,6 +11,11 @@ export interface StepCall {
   tool: string;
   /** The call key (tool plus canonical arguments): equal keys are identical calls. */
   key: string;
+  /**
+   * The arguments as the trace records them (the workspace path written `{workspace}`); absent
+   * for a call whose arguments were not a JSON object.
+   */
+  args?: Readonly<Record<string, unknown>>;
   outcome: string;
 }
 
@@ -18,6 +24,8 @@ export interface StepRecord {
   /** The model's final text for the step ('' when it never answered). */
   answer: string;
   calls: readonly StepCall[];
+  /** Model requests of the step. */
+  rounds: number;
   /** Tools offered on each model request of the step. */
   toolsOfferedPerRound: readonly number[];
   /** Servers configured for the pass: a round offered zero tools only matters when > 0. */
@@ -92,6 +100,22 @@ async function runCheck(check: Check, step: StepRecord): Promise<CheckResult> {
     return worst.repeats <= check.maxRepeats
       ? pass
       : fail(`${worst.tool} was repeated ${worst.repeats} time(s) with identical arguments (at most ${check.maxRepeats})`);
+  }
+  if ('calledWith' in check) {
+    const why = calledWithWhy(step.calls, check.calledWith.tool, check.calledWith.args);
+    return why === undefined ? pass : fail(why);
+  }
+  if ('sequence' in check) {
+    const { tools, strict } = Array.isArray(check.sequence) ? { tools: check.sequence, strict: false } : check.sequence;
+    const why = sequenceWhy(step.calls, tools, strict);
+    return why === undefined ? pass : fail(why);
+  }
+  if ('maxCalls' in check) {
+    const made = step.calls.length;
+    return made <= check.maxCalls ? pass : fail(`${made} tool call(s) were made (at most ${check.maxCalls})`);
+  }
+  if ('maxRounds' in check) {
+    return step.rounds <= check.maxRounds ? pass : fail(`${step.rounds} model request(s) were made (at most ${check.maxRounds})`);
   }
   // noZeroToolRounds: a round offered no tools while servers are configured cannot be
   // answered correctly by construction (docs/incidents.md, "A tool-list cache nobody could read").

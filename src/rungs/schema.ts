@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ArmError, formatArm, parseArm } from '../lane/arm.ts';
 import { SYNTHETIC_POLICIES } from '../models/spec.ts';
+import { badPatterns } from './callChecks.ts';
 
 const positiveInt = z.number({ error: 'expected a positive integer' }).int('expected a positive integer').positive('expected a positive integer');
 const toolName = z.string().regex(/^[a-z0-9-]+__[A-Za-z0-9_-]+$/, 'expected a qualified tool name, server__tool');
@@ -68,6 +69,13 @@ export const serverSpec = z.union([workbenchServer, packageServer, stdioServer, 
   error: 'expected {workbench: {...}}, {package, args, env, cwd}, {command, args, env, cwd} or {url, headers}',
 });
 
+/** Arguments a call must contain; a string written `/.../` is a regular expression, checked here. */
+const expectedArgs = z.record(z.string(), z.unknown()).default({}).superRefine((args, ctx) => {
+  for (const { path, message } of badPatterns(args)) ctx.addIssue({ code: 'custom', path, message });
+});
+/** A sequence of one tool is `called`; a sequence needs two. */
+const toolSequence = z.array(toolName).min(2, 'expected at least two tools (one is a called check)');
+
 const check = z.union(
   [
     z.strictObject({ file: z.strictObject({ path: z.string().min(1), exists: z.boolean().default(true), matches: z.string().optional() }) }),
@@ -90,8 +98,23 @@ const check = z.union(
     }),
     z.strictObject({ maxRepeats: z.number().int().nonnegative() }),
     z.strictObject({ noZeroToolRounds: z.literal(true) }),
+    /** At least one call of the tool whose arguments contain these (src/rungs/callChecks.ts). */
+    z.strictObject({ calledWith: z.strictObject({ tool: toolName, args: expectedArgs }) }),
+    /** The tools called in this order: others may come between, or none with `strict`. */
+    z.strictObject({
+      sequence: z.union([
+        toolSequence,
+        z.strictObject({ tools: toolSequence, strict: z.boolean().default(false) }),
+      ], { error: 'expected a list of tools, or {tools, strict}' }),
+    }),
+    /** Tool calls in the step, refused and short-circuited ones included. */
+    z.strictObject({ maxCalls: z.number({ error: 'expected a whole number' }).int('expected a whole number').nonnegative('expected a whole number') }),
+    /** Model requests in the step. */
+    z.strictObject({ maxRounds: positiveInt }),
   ],
-  { error: 'expected one of file, sql, called, succeeded, notCalled, answer, maxRepeats, noZeroToolRounds' },
+  {
+    error: 'expected one of file, sql, called, succeeded, notCalled, answer, maxRepeats, noZeroToolRounds, calledWith, sequence, maxCalls, maxRounds',
+  },
 );
 
 const referenceCall = z.strictObject({

@@ -136,7 +136,9 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
   const agent = await input.agent({ rung, id, workspace: folder.workspace, oneShot: input.mode === 'oneshot', scrubber });
   const judge = async (step: RungStep, index: number, result: StepResult): Promise<StepOutcome> => {
     const checks = await runChecks(step.checks, {
-      answer: result.answer, calls: result.calls, toolsOfferedPerRound: result.toolsOfferedPerRound,
+      // The arguments as the trace records them, so `ladder rescore` judges what the run judged.
+      answer: result.answer, calls: result.calls.map((c) => ({ ...c, args: scrubber.deep(c.args) })),
+      rounds: result.rounds, toolsOfferedPerRound: result.toolsOfferedPerRound,
       serversConfigured: Object.keys(rung.servers).length, workspace: folder.workspace,
       databasePath: databasePath(rung, folder.workspace),
     });

@@ -1,9 +1,11 @@
 // `ladder rungs validate`: every rung must be solvable and every check able to fail. The
 // reference solution (synthetic:reference) runs on arm `on` and every step must pass; an agent
 // that does nothing runs too, and every check about what the step produced (files, rows,
-// calls made, the answer) must fail on it. Checks about how the work was done (notCalled,
-// maxRepeats, noZeroToolRounds) pass for an agent that does nothing by design, so they are
-// checked for whether they can fail at all: a tool that exists, a ceiling with room to repeat.
+// calls made, the order they were made in, the answer) must fail on it. Checks about how the
+// work was done (notCalled, maxRepeats, maxCalls, maxRounds, noZeroToolRounds) pass for an
+// agent that does nothing by design, so they are checked for whether they can fail at all: a
+// tool that exists, a ceiling with room to repeat or to pass the count. A count the reference
+// solution itself exceeds is said at the check: the check is too tight, not the rung unsolvable.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +23,9 @@ import { passSeed } from './seeds.ts';
 export const VALIDATE_TIME_FACTOR = 0.01;
 const VALIDATE_SEED = 1;
 
-const OUTCOME_CHECKS = ['file', 'sql', 'called', 'succeeded', 'answer'] as const;
+const OUTCOME_CHECKS = ['file', 'sql', 'called', 'succeeded', 'answer', 'calledWith', 'sequence'] as const;
+/** Limits a reference solution can exceed: said at the check, not as an unsolvable rung. */
+const COUNT_CHECKS = ['maxCalls', 'maxRounds'] as const;
 
 function kindOf(check: Check): string {
   return Object.keys(check)[0]!;
@@ -89,9 +93,32 @@ export async function validateRung(loaded: LoadedRung, options: ValidateOptions 
         if (!offered.has(call.tool)) problems.push(`${at(['steps', s, 'reference', 'calls', c, 'tool'])}: no server offers ${call.tool}; ${otherTools(call.tool, offered)}`);
       });
     });
+    // Checks naming a tool no server offers: said at the tool, and not again as the reference's failure.
+    const saidAt = new Set<string>();
+    rung.steps.forEach((step, s) => {
+      step.checks.forEach((check, c) => {
+        for (const { path, tool } of toolsNamed(check)) {
+          if (offered.has(tool)) continue;
+          problems.push(`${at(['steps', s, 'checks', c, ...path])}: no server offers ${tool}; ${otherTools(tool, offered)}`);
+          saidAt.add(`${s}:${c}`);
+        }
+      });
+    });
     for (const step of reference.steps) {
       if (step.passed) continue;
-      const failed = step.checks.filter((c) => !c.passed).map((c) => `${c.check}: ${c.why}`);
+      const checks = rung.steps[step.step]?.checks ?? [];
+      const failed: string[] = [];
+      step.checks.forEach((result, c) => {
+        if (result.passed || saidAt.has(`${step.step}:${c}`)) return;
+        const kind = checks[c] === undefined ? '' : kindOf(checks[c]);
+        if ((COUNT_CHECKS as readonly string[]).includes(kind)) {
+          problems.push(`${at(['steps', step.step, 'checks', c, kind])}: too tight: the reference solution of step ${step.step} fails it: ${result.why}`);
+        } else {
+          failed.push(`${result.check}: ${result.why}`);
+        }
+      });
+      // Every failed check said elsewhere: the step is solvable once they are fixed.
+      if (failed.length === 0 && step.reason === 'answered') continue;
       const why = failed.length > 0 ? failed.join('; ') : `it ended at ${step.reason}`;
       const calls = (failedCalls[step.step] ?? []).filter((call) => offered.has(call.name)).map((call) => `; its call ${call.name} ${call.text}`);
       problems.push(`${at(['steps', step.step, 'reference'])}: not solvable: the reference solution fails step ${step.step}: ${why}${calls.join('')}`);
@@ -123,7 +150,23 @@ function cannotFail(check: Check, ceiling: number, offered: ReadonlySet<string>)
   if ('maxRepeats' in check && ceiling < check.maxRepeats + 2) {
     return `the ceiling (${ceiling}) leaves no room for more than ${check.maxRepeats} repeat${check.maxRepeats === 1 ? '' : 's'}`;
   }
+  // The ceiling stops a step at exactly `ceiling` calls. No such bound is put on maxRounds: an
+  // external agent makes model requests that call no tool (a session title, a memory pass).
+  if ('maxCalls' in check && ceiling <= check.maxCalls) {
+    return `the ceiling (${ceiling}) ends the step before it makes more than ${check.maxCalls} call${check.maxCalls === 1 ? '' : 's'}`;
+  }
   return undefined;
+}
+
+/** The tools a check names that a server must offer for it to mean anything, each with its path in the check. */
+function toolsNamed(check: Check): { path: (string | number)[]; tool: string }[] {
+  if ('calledWith' in check) return [{ path: ['calledWith', 'tool'], tool: check.calledWith.tool }];
+  if ('sequence' in check) {
+    const list = Array.isArray(check.sequence);
+    const tools = Array.isArray(check.sequence) ? check.sequence : check.sequence.tools;
+    return tools.map((tool, i) => ({ path: list ? ['sequence', i] : ['sequence', 'tools', i], tool }));
+  }
+  return [];
 }
 
 /** Rungs validated at once: each runs two passes, mostly waiting for servers to start. */

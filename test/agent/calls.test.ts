@@ -73,8 +73,8 @@ describe('calls made', () => {
       { name: 'wb__write', args: { path: 'y' }, round: 3, id: 'b' },
     ]);
     expect(calls).toEqual([
-      { tool: 'wb__read', key: callKey('wb__read', { path: 'x' }), outcome: 'ok' },
-      { tool: 'wb__write', key: callKey('wb__write', { path: 'y' }), outcome: 'failed' },
+      { tool: 'wb__read', key: callKey('wb__read', { path: 'x' }), args: { path: 'x' }, outcome: 'ok' },
+      { tool: 'wb__write', key: callKey('wb__write', { path: 'y' }), args: { path: 'y' }, outcome: 'failed' },
     ]);
     expect(messages).toEqual([
       { role: 'tool', toolCallId: 'a', toolName: 'wb__read', content: 'contents', isError: false },
@@ -134,8 +134,10 @@ describe('calls that cannot be sent', () => {
     const long = `{"text": "${'y'.repeat(300)}`;
     await runCalls(ctx, [call('a', 'wb__write', { rawArgs: '{"path": "a' }), call('b', 'wb__write', { rawArgs: long }), call('c', 'wb__read')]);
     expect(sent.map((s) => s.name)).toEqual(['wb__read']);
+    // An unsent call has no arguments to record: what the model wrote was not an object.
     const invalid = { tool: 'wb__write', key: callKey('wb__write', {}), outcome: 'invalid_arguments' };
-    expect(calls).toEqual([invalid, invalid, { tool: 'wb__read', key: callKey('wb__read', {}), outcome: 'ok' }]);
+    expect(calls).toEqual([invalid, invalid, { tool: 'wb__read', key: callKey('wb__read', {}), args: {}, outcome: 'ok' }]);
+    expect(calls.map((c) => 'args' in c)).toEqual([false, false, true]);
     expect(answers(messages)).toEqual([
       ['a', 'The arguments were not a JSON object, so wb__write was not called: "{\\"path\\": \\"a"', true],
       ['b', `The arguments were not a JSON object, so wb__write was not called: ${JSON.stringify(long.slice(0, 200))}`, true],
@@ -188,8 +190,8 @@ describe('a step that stops during the round', () => {
     expect(await stopped).toMatchObject({ name: 'StepStopped', why: 'time_limit' });
     expect(sent.map((s) => s.name)).toEqual(['wb__one', 'wb__two']);
     expect(calls).toEqual([
-      { tool: 'wb__one', key: callKey('wb__one', {}), outcome: 'ok' },
-      { tool: 'wb__two', key: callKey('wb__two', { n: 1 }), outcome: 'abandoned' },
+      { tool: 'wb__one', key: callKey('wb__one', {}), args: {}, outcome: 'ok' },
+      { tool: 'wb__two', key: callKey('wb__two', { n: 1 }), args: { n: 1 }, outcome: 'abandoned' },
     ]);
     expect(answers(messages)).toEqual([['a', 'done', false], ['b', CUT_OFF_LIMIT, true], ['c', NOT_MADE_LIMIT, true]]);
   });

@@ -44,7 +44,7 @@ describe('model events', () => {
     const made = trace.ofType('tool.call');
     expect(asked).toEqual([{ 'gen_ai.tool.name': 'wb__read', key: made[0]!.key }]);
     expect(result.toolsOfferedPerRound).toEqual([3, 3]);
-    expect(result.calls).toEqual([{ tool: 'wb__read', key: callKey('wb__read', { path: 'a.txt' }), outcome: 'ok' }]);
+    expect(result.calls).toEqual([{ tool: 'wb__read', key: callKey('wb__read', { path: 'a.txt' }), args: { path: 'a.txt' }, outcome: 'ok' }]);
     expect(trace.events.map((e) => e.type)).toEqual([
       'message', 'tools.list', 'model.request', 'model.response', 'tool.call', 'message', 'model.request', 'model.response',
     ]);

@@ -59,6 +59,8 @@ describe('the MCP gateway of a pass', () => {
     expect(second.isError).toBe(true);
     expect(textOf(second)).toBe('upstream MCP session is closed\nNot sent again: the identical call failed at round 1 of this turn with the error above.');
     expect(step0.calls.map((c) => c.outcome)).toEqual(['failed', 'refused']);
+    // Each call keeps the arguments the agent sent, for the step's calledWith checks.
+    expect(step0.calls.map((c) => c.args)).toEqual([args, args]);
     expect(server.callsTo('browser_navigate')).toBe(2);
     expect(trace.ofType('tool.call').map((e) => [e.turn, e.outcome])).toEqual([[1, 'failed'], [1, 'refused'], [2, 'failed']]);
   });
@@ -83,7 +85,9 @@ describe('the MCP gateway of a pass', () => {
     const step = await gateway.endStep();
     expect(answers.map((a) => a.isError === true)).toEqual([false, false, true]);
     expect(textOf(answers[2]!)).toBe(CEILING_TEXT);
-    expect(step).toEqual({ calls: [expect.objectContaining({ outcome: 'ok' }), expect.objectContaining({ outcome: 'ok' })], ceilingReached: true });
+    expect(step).toEqual({
+      calls: [expect.objectContaining({ outcome: 'ok', args: { i: 0 } }), expect.objectContaining({ outcome: 'ok', args: { i: 1 } })], ceilingReached: true,
+    });
     expect(server.callsTo('page')).toBe(2);
     expect(trace.ofType('tool.call')).toHaveLength(2);
   });

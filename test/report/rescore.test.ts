@@ -305,6 +305,22 @@ describe('ladder rescore', () => {
     expect(result.report.kept).toEqual([]);
   });
 
+  it('reads a trace of format 1: a calledWith is not judged on a tool it called, and fails on one it never called', async () => {
+    const rung = [
+      'name: dead-browser', 'description: a rung of the recorded fixture run', 'origin: test fixture', 'servers:', '  workbench:', '    workbench: {}', 'steps:',
+      '  - prompt: Step.\n    ceiling: 4\n    checks:\n      - calledWith: { tool: workbench__browser_open, args: { url: x } }\n    reference: { answer: done }',
+      '  - prompt: Step.\n    ceiling: 4\n    checks:\n      - calledWith: { tool: workbench__browser_close, args: {} }\n    reference: { answer: done }',
+    ].join('\n');
+    await writeFile(join(edits, 'dead-browser-args.yaml'), rung);
+    await writeFile(join(edits, 'catalog-config.yaml'), 'name: catalog-config\ndescription: x\nservers: { workbench: { workbench: {} } }\nsteps:\n' +
+      '  - prompt: Step.\n    ceiling: 4\n    checks: [{ noZeroToolRounds: true }]\n    reference: { answer: done }\n');
+    const result = await rescoreRun(join(ROOT, 'test/fixtures/runs/before'), { cwd: ROOT, rungs: [join(edits, 'dead-browser-args.yaml'), join(edits, 'catalog-config.yaml')] });
+    expect(result.report.notJudged).toEqual([{
+      rung: 'dead-browser', step: 0, check: 'calledWith {"tool":"workbench__browser_open","args":{"url":"x"}}', why: 'trace format 1 holds no call arguments', stepRuns: 6,
+    }]);
+    expect(new Set(result.report.flipped.map((f) => `${f.step} ${f.to} ${f.why}`))).toEqual(new Set(['1 failed workbench__browser_close was never called']));
+  });
+
   it('says in one line that a rung whose steps changed in number or order keeps its recorded verdicts', async () => {
     const text = await readFile(join(ROOT, LEDGER), 'utf8');
     const [head, ...steps] = text.split(/\n(?=  - prompt:)/);
@@ -318,6 +334,37 @@ describe('ladder rescore', () => {
     const reordered = await rescore(copy, [CATALOG, swapped]);
     expect(reordered.lines[1]).toMatch(/^tiny-ledger: .*tiny-ledger-swapped\.yaml has the run's steps in another order \(by their prompts\); its 12 step-runs keep their recorded verdicts$/);
     expect(reordered.lines[2]).toBe('no step-run changed its verdict');
+  });
+
+  it('judges the checks on how a step was done from the recorded calls, their arguments and rounds', async () => {
+    const checks = (lines: string[]): [string, string][] => [["      - called: wb__catalog_lookup\n", lines.map((l) => `      - ${l}\n`).join('')]];
+    // Every one passes on the recorded calls of arm on (each a lookup of config/service): nothing flips.
+    const passing = await edited(CATALOG, 'how-catalog.yaml', checks([
+      "calledWith: { tool: wb__catalog_lookup, args: { topic: '/^config\\//' } }",
+      'sequence: { tools: [wb__catalog_lookup, wb__catalog_lookup], strict: true }',
+      'maxCalls: 4',
+      'maxRounds: 5',
+    ]));
+    const kept = await rescoreRun(out, { cwd: ROOT, rungs: [passing, LEDGER] });
+    expect(kept.report).toMatchObject({ flipped: [], kept: [], notJudged: [] });
+    const flips = async (name: string, check: string): Promise<string[]> => {
+      const rung = await edited(CATALOG, name, checks([check]));
+      const { report } = await rescoreRun(out, { cwd: ROOT, rungs: [rung, LEDGER] });
+      return report.flipped.map((f) => `${f.arm} ${f.pass} ${f.to}: ${f.why}`);
+    };
+    const recorded = await rescoreRun(out, { cwd: ROOT });
+    const on = recorded.recorded.passes.filter((p) => p.rung === 'tiny-catalog' && p.arm === 'on').map((p) => p.steps[0]!);
+    const calls = on.map((step) => step.calls);
+    const rounds = on.map((step) => step.requests);
+    // Two passes, each with the repeated lookups the strict sequence above needed.
+    expect(calls).toHaveLength(2);
+    expect(Math.min(...calls)).toBeGreaterThanOrEqual(2);
+    expect(await flips('how-1.yaml', "calledWith: { tool: wb__catalog_lookup, args: { topic: config/other } }")).toEqual(calls.map((n, pass) =>
+      `on ${pass} failed: no call of wb__catalog_lookup (${n}) had the arguments; the closest, {"topic":"config/service"}, differs at args.topic: expected "config/other", got "config/service"`));
+    expect(await flips('how-2.yaml', `maxCalls: ${Math.max(...calls) - 1}`)).toEqual(calls.map((n, pass) => `on ${pass} failed: ${n} tool call(s) were made (at most ${n - 1})`));
+    expect(await flips('how-3.yaml', `maxRounds: ${Math.max(...rounds) - 1}`)).toEqual(rounds.map((n, pass) => `on ${pass} failed: ${n} model request(s) were made (at most ${n - 1})`));
+    expect(await flips('how-4.yaml', 'sequence: [wb__catalog_lookup, wb__catalog_search]')).toEqual(calls.map((n, pass) =>
+      `on ${pass} failed: wb__catalog_search was not called after wb__catalog_lookup; the order seen: wb__catalog_lookup ×${n}`));
   });
 
   it('names a missing or broken rung file in one line and exits 2', async () => {

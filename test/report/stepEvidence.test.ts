@@ -26,4 +26,22 @@ describe('the calls of a recorded step', () => {
     const evidence = await readPassEvidence(dir, PASS);
     expect(evidence.steps.get(0)!.calls.map((c) => [c.tool, c.outcome])).toEqual([['wb__read', 'timeout'], ['wb__browse', 'abandoned']]);
   });
+
+  it('carry the arguments the model gave, none for a call never made, and count the model requests', async () => {
+    mkdirSync(join(dir, 'traces'));
+    const events = scriptedPass([{
+      rounds: [
+        { calls: [{ args: { path: 'a.md', lines: [1, 2] }, outcome: 'ok' }, { name: 'wb__browse', args: { url: 'x' }, outcome: 'refused' }] },
+        { calls: [{ name: 'wb__browse', args: {}, invalid: 'cut off by the token limit' }] },
+        { text: 'done' },
+      ],
+    }]);
+    writeFileSync(join(dir, PASS.file), events.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    const step = (await readPassEvidence(dir, PASS)).steps.get(0)!;
+    expect(step.calls.map((c) => [c.tool, c.args, c.outcome])).toEqual([
+      ['wb__read', { path: 'a.md', lines: [1, 2] }, 'ok'], ['wb__browse', { url: 'x' }, 'refused'], ['wb__browse', undefined, 'invalid_arguments'],
+    ]);
+    expect(step.rounds).toBe(3);
+    expect(step.callArgs).toBe(true);
+  });
 });

@@ -25,6 +25,7 @@ function step(overrides: Partial<StepRecord> = {}): StepRecord {
   return {
     answer: 'The port is 8080.',
     calls: [],
+    rounds: 2,
     toolsOfferedPerRound: [5, 5],
     serversConfigured: 1,
     workspace,

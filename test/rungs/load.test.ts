@@ -166,3 +166,54 @@ describe('servers the pass starts, and the checks that read them', () => {
     expect(rung.steps[0]!.checks.slice(1)).toEqual([{ succeeded: 'bench__sql_query' }, { sql: { db: 'shop.db', query: 'SELECT 1', rows: [[1]] } }]);
   });
 });
+
+describe('the checks on how a step was done', () => {
+  const withCheck = (...checks: string[]): string => GOOD.replace('      - answer: { mentions: [hi] }', checks.map((c) => `      - ${c}`).join('\n'));
+
+  it('takes calledWith, both forms of sequence, maxCalls and maxRounds, with their defaults', () => {
+    const rung = parseRung('rungs/x.yaml', withCheck(
+      "calledWith: { tool: bench__sql_query, args: { sql: '/^SELECT/', filter: { limit: 10 } } }",
+      'calledWith: { tool: bench__sql_query }',
+      'sequence: [bench__files_read, bench__files_write]',
+      'sequence: { tools: [bench__files_read, bench__files_write], strict: true }',
+      'sequence: { tools: [bench__files_read, bench__files_write] }',
+      'maxCalls: 0',
+      'maxRounds: 1',
+    ));
+    expect(rung.steps[0]!.checks).toEqual([
+      { calledWith: { tool: 'bench__sql_query', args: { sql: '/^SELECT/', filter: { limit: 10 } } } },
+      { calledWith: { tool: 'bench__sql_query', args: {} } },
+      { sequence: ['bench__files_read', 'bench__files_write'] },
+      { sequence: { tools: ['bench__files_read', 'bench__files_write'], strict: true } },
+      { sequence: { tools: ['bench__files_read', 'bench__files_write'], strict: false } },
+      { maxCalls: 0 },
+      { maxRounds: 1 },
+    ]);
+  });
+
+  it('says each mistake in one located line', () => {
+    expect(problemsOf(withCheck(
+      "calledWith: { tool: bench__q, args: { a: '/(/', b: [1, { c: '/[/' }] } }",
+      'calledWith: { tool: query }',
+      'calledWith: { tool: bench__q, arg: {} }',
+      'sequence: [bench__a]',
+      'sequence: { tools: [bench__a, bench__b], strict: maybe }',
+      'maxCalls: -1',
+      'maxCalls: 1.5',
+      'maxRounds: 0',
+      'maxTurns: 3',
+    ))).toEqual([
+      'rungs/x.yaml:11 steps[0].checks[0].calledWith.args.a: not a regular expression: Invalid regular expression: /(/: Unterminated group',
+      'rungs/x.yaml:11 steps[0].checks[0].calledWith.args.b[1].c: not a regular expression: Invalid regular expression: /[/: Unterminated character class',
+      'rungs/x.yaml:12 steps[0].checks[1].calledWith.tool: expected a qualified tool name, server__tool',
+      'rungs/x.yaml:13 steps[0].checks[2].calledWith.arg: unknown field',
+      'rungs/x.yaml:14 steps[0].checks[3].sequence: expected at least two tools (one is a called check)',
+      'rungs/x.yaml:15 steps[0].checks[4].sequence: expected a list of tools, or {tools, strict}',
+      'rungs/x.yaml:16 steps[0].checks[5].maxCalls: expected a whole number',
+      'rungs/x.yaml:17 steps[0].checks[6].maxCalls: expected a whole number',
+      'rungs/x.yaml:18 steps[0].checks[7].maxRounds: expected a positive integer',
+      'rungs/x.yaml:19 steps[0].checks[8]: expected one of file, sql, called, succeeded, notCalled, answer, maxRepeats, noZeroToolRounds, ' +
+        'calledWith, sequence, maxCalls, maxRounds',
+    ]);
+  });
+});

@@ -172,6 +172,23 @@ describe('runPass judging a step', () => {
     expect(events.filter((e) => e.type === 'step.end').map((e) => (e as { step: number }).step)).toEqual([0, 1]);
   }, 60_000);
 
+  it('judges calledWith on the arguments as the trace writes them ({workspace} for the folder), and the counts on the step\'s calls and requests', async () => {
+    const checks = (maxRounds: number) => `[{ calledWith: { tool: wb__files_read, args: { path: '{workspace}/notes/a.txt' } } }, { maxCalls: 1 }, { maxRounds: ${maxRounds} }]`;
+    const pass = async (maxRounds: number) => {
+      const tempRoot = await tempDir('ladder-pass-');
+      return runPass({
+        rung: parseRung('r.yaml', `name: r\ndescription: d\nservers:\n  wb:\n    workbench: {}\nsetup:\n  files: { notes/a.txt: "alpha\\n" }\nsteps:\n${STEP('read it', 3, checks(maxRounds))}`),
+        id, tracePath: join(tempRoot, 'trace.jsonl'), timeFactor: 0.01, mode: 'steps', tempRoot,
+        // The model names the file by the pass's own path, which the trace writes `{workspace}`.
+        agent: ({ workspace }) => ({
+          model: new FakeModel((_request, n) => (n === 1 ? { calls: [{ name: 'wb__files_read', args: { path: join(workspace, 'notes/a.txt') } }] } : { text: 'alpha' })),
+        }),
+      });
+    };
+    expect((await pass(2)).steps[0]!.checks.map((c) => [c.passed, c.why])).toEqual([[true, undefined], [true, undefined], [true, undefined]]);
+    expect((await pass(1)).steps[0]!.checks[2]).toMatchObject({ passed: false, why: '2 model request(s) were made (at most 1)' });
+  }, 60_000);
+
   it('leaves an interrupted pass without pass.end, so --resume makes it again', async () => {
     const stop = new AbortController();
     const run = judged(STEP('read it', 3, '[{ called: wb__files_read }]'), () => {

@@ -31,6 +31,26 @@ describe('ladder rungs validate', () => {
     ]);
   }, 90_000);
 
+  it('proves the checks on how a step was done able to fail, and says a count the reference exceeds at the check', async () => {
+    const said: string[] = [];
+    const code = await runValidate({ files: ['test/runner/fixtures/tiny-how.yaml', 'test/runner/fixtures/broken-how.yaml'] }, (line) => said.push(line));
+    expect(code).toBe(1);
+    // tiny-how: the reference passes calledWith on `{workspace}/out.txt` (the arguments as the
+    // trace records them), both sequences and counts at exactly its 2 calls and 3 requests;
+    // an agent that does nothing fails its calledWith and sequences.
+    expect(said).toEqual([
+      'ok test/runner/fixtures/tiny-how.yaml',
+      'test/runner/fixtures/broken-how.yaml:16 steps[0].checks[2].sequence[1]: no server offers other__files_read; there is no server other (the servers are wb)',
+      'test/runner/fixtures/broken-how.yaml:17 steps[0].checks[3].maxCalls: too tight: the reference solution of step 0 fails it: 1 tool call(s) were made (at most 0)',
+      'test/runner/fixtures/broken-how.yaml:19 steps[0].checks[5].maxRounds: too tight: the reference solution of step 0 fails it: 2 model request(s) were made (at most 1)',
+      'test/runner/fixtures/broken-how.yaml:21 steps[0].reference: not solvable: the reference solution fails step 0: ' +
+        'calledWith {"tool":"wb__files_write","args":{"path":"/^out\\\\.txt$/","content":"/^43/"}}: no call of wb__files_write (1) had the arguments; ' +
+        'the closest, {"path":"out.txt","content":"42\\n"}, differs at args.content: expected a string matching /^43/, got "42\\n"',
+      'test/runner/fixtures/broken-how.yaml:18 steps[0].checks[4]: cannot fail: the ceiling (3) ends the step before it makes more than 3 calls',
+      '5 problems in 2 rungs',
+    ]);
+  }, 120_000);
+
   it('gives bad input one line per problem and exit 2', async () => {
     const said: string[] = [];
     const errors: string[] = [];

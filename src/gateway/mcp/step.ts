@@ -128,7 +128,7 @@ export class StepGateway implements GatewayBackend {
       key = undefined;
     }
     const id = key === undefined ? undefined : step.asked.get(key)?.shift();
-    const record: StepCallRecord = { tool: name, key: key ?? callKey(name, {}), outcome: 'pending' };
+    const record: StepCallRecord = { tool: name, key: key ?? callKey(name, {}), args: input, outcome: 'pending' };
     // Counted when sent, so concurrent calls cannot pass the ceiling together.
     step.calls.push(record);
     const signal = AbortSignal.any([at.signal, step.signal]);
