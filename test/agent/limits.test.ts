@@ -138,6 +138,8 @@ describe('StepLimits', () => {
     expect(limits.stopped).toBe('time_limit');
     limits.moveDeadline(10_000);
     expect(limits.stopped).toBe('time_limit');
+    // Nothing is armed again for a limit that has passed: no timer outlives the step.
+    expect(vi.getTimerCount()).toBe(0);
     expect(limits.signal.aborted).toBe(true);
   });
 

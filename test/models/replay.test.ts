@@ -1,7 +1,7 @@
 // The replay model: answers each request with the recorded response of the same step and round,
 // after checking the request against the recorded one's hash; anything else diverges, named.
 import { describe, expect, it } from 'vitest';
-import { firstDifference, REPLAY_DIVERGED, ReplayModel, stepAndRound } from '../../src/models/replay.ts';
+import { firstDifference, isReplayDivergence, REPLAY_DIVERGED, ReplayModel, stepAndRound } from '../../src/models/replay.ts';
 import type { RecordedExchange } from '../../src/models/replay.ts';
 import { ProviderError } from '../../src/models/retry.ts';
 import type { ChatMessage, ModelRequest } from '../../src/models/types.ts';
@@ -38,6 +38,15 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
   expect(error).toBeInstanceOf(ProviderError);
   return error as ProviderError;
 }
+
+describe('isReplayDivergence', () => {
+  it('is a line that opens as a replay and says where it diverged, and no other', () => {
+    expect(isReplayDivergence('replay of results/x: r on pass 0 diverged at step 0 round 2: message 3 (tool) differs')).toBe(true);
+    // One half of the words is not enough: a replay's other lines, and another party's divergence.
+    expect(isReplayDivergence('replay of results/x: r on pass 0 stopped')).toBe(false);
+    expect(isReplayDivergence('the model diverged at step 0 round 2')).toBe(false);
+  });
+});
 
 describe('stepAndRound', () => {
   it('numbers the first request of the first step 0/1', () => {
