@@ -1,6 +1,7 @@
 // The model gateway's Gemini format, through raw fetch with the exact wire shapes: no Google
 // client is among Ladder's dependencies, and the one that matters, Gemini CLI, is run for real in
 // test/agents-real/gemini.test.ts. The requests below have the shape Gemini CLI 0.61.0 sent.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../../../src/models/retry.ts';
 import { gatewayAnswering, modelResponse, signal, TOKEN } from './fixture.ts';
@@ -217,6 +218,35 @@ describe('model gateway: Google Gemini API', () => {
       '* GenerateContentRequest.tools[0].function_declarations[0].name: Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.) or dashes (-), with a maximum length of 64.', null],
     ['two candidates', { contents: [user()], generationConfig: { candidateCount: 2 } }, '* GenerateContentRequest.generation_config.candidate_count: only 1 candidate is served, got 2', null],
     ['a cached content', { contents: [user()], cachedContent: 'cachedContents/abc' }, '* GenerateContentRequest.cached_content: not served: the model gateway keeps no cached contents; send the whole conversation in contents', null],
+    ['a content with no parts field', { contents: [{ role: 'user' }] }, '* GenerateContentRequest.contents[0].parts: required (the content\'s parts)', null],
+    ['parts that are not an array', { contents: [{ role: 'user', parts: 'x' }] }, '* GenerateContentRequest.contents[0].parts: expected an array, got a string', null],
+    ['a thought that is not a boolean', { contents: [{ role: 'user', parts: [{ text: 'x', thought: 'yes' }] }] }, '* GenerateContentRequest.contents[0].parts[0].thought: expected a boolean, got a string', null],
+    ['a thoughtSignature that is not a string', { contents: [{ role: 'user', parts: [{ text: 'x', thoughtSignature: 5 }] }] }, '* GenerateContentRequest.contents[0].parts[0].thoughtSignature: expected a string, got a number', null],
+    ['a text that is not a string', { contents: [{ role: 'user', parts: [{ text: 5 }] }] }, '* GenerateContentRequest.contents[0].parts[0].text: expected a string, got a number', null],
+    ['a function call in a user content', { contents: [{ role: 'user', parts: [{ functionCall: { name: 'f' } }] }] },
+      '* GenerateContentRequest.contents[0].parts[0].function_call: a function call is the model\'s: it goes in a content with role "model"', null],
+    ['a function call that is not an object', { contents: [user(), { role: 'model', parts: [{ functionCall: 'f' }] }] }, '* GenerateContentRequest.contents[1].parts[0].function_call: expected an object, got a string', null],
+    ['a function call with no name', { contents: [user(), { role: 'model', parts: [{ functionCall: { args: {} } }] }] }, '* GenerateContentRequest.contents[1].parts[0].function_call.name: required (the function\'s name)', null],
+    ['a function call name that is not a string', { contents: [user(), { role: 'model', parts: [{ functionCall: { name: 5 } }] }] }, '* GenerateContentRequest.contents[1].parts[0].function_call.name: expected a string, got a number', null],
+    ['function call args that are not an object', { contents: [user(), { role: 'model', parts: [{ functionCall: { name: 'f', args: 'x' } }] }] }, '* GenerateContentRequest.contents[1].parts[0].function_call.args: expected an object, got a string', null],
+    ['a function call id that is not a string', { contents: [user(), { role: 'model', parts: [{ functionCall: { name: 'f', id: 5 } }] }] }, '* GenerateContentRequest.contents[1].parts[0].function_call.id: expected a string, got a number', null],
+    ['a function response in a model content', { contents: [user(), { role: 'model', parts: [answer('f')] }] },
+      '* GenerateContentRequest.contents[1].parts[0].function_response: a function response goes in a content with role "user", right after the function call turn', null],
+    ['a function response that is not an object', { contents: [{ role: 'user', parts: [{ functionResponse: 'r' }] }] }, '* GenerateContentRequest.contents[0].parts[0].function_response: expected an object, got a string', null],
+    ['a function response with no name', { contents: [{ role: 'user', parts: [{ functionResponse: { response: {} } }] }] },
+      '* GenerateContentRequest.contents[0].parts[0].function_response.name: required (the name of the function it answers)', null],
+    ['a function response name that is not a string', { contents: [{ role: 'user', parts: [{ functionResponse: { name: 5, response: {} } }] }] },
+      '* GenerateContentRequest.contents[0].parts[0].function_response.name: expected a string, got a number', null],
+    ['a function response with no response', { contents: [{ role: 'user', parts: [{ functionResponse: { name: 'f' } }] }] },
+      '* GenerateContentRequest.contents[0].parts[0].function_response.response: required (the function\'s response, a JSON object)', null],
+    ['a function response whose response is not an object', { contents: [{ role: 'user', parts: [{ functionResponse: { name: 'f', response: 'r' } }] }] },
+      '* GenerateContentRequest.contents[0].parts[0].function_response.response: expected an object, got a string', null],
+    ['a function response id that is not a string', { contents: [{ role: 'user', parts: [{ functionResponse: { name: 'f', response: {}, id: 5 } }] }] },
+      '* GenerateContentRequest.contents[0].parts[0].function_response.id: expected a string, got a number', null],
+    ['a function response after a model turn without calls', { contents: [user(), { role: 'model', parts: [{ text: 'ok' }] }, { role: 'user', parts: [answer('f')] }] },
+      'Please ensure that function response turn comes immediately after a function call turn.', { field: 'contents[2]', description: 'function responses answer the function calls of the model turn just before' }],
+    ['a response naming no call of two', { contents: [user(), { role: 'model', parts: [{ functionCall: { name: 'f' } }, { functionCall: { name: 'g' } }] }, { role: 'user', parts: [answer('f'), answer('h')] }] },
+      '* GenerateContentRequest.contents[2].parts[1].function_response.name: "h" answers no function call of the turn before (f, g); a function response names the call it answers', null],
   ])('refuses %s with 400 INVALID_ARGUMENT in Google\'s error body', async (_name, body, message, violation) => {
     await using fx = await gatewayAnswering([() => modelResponse()]);
     const res = await post(url(fx.gateway.geminiBaseUrl, 'm', 'generateContent'), body);
@@ -235,6 +265,82 @@ describe('model gateway: Google Gemini API', () => {
     const res = await fetch(`${fx.gateway.geminiBaseUrl}${path}`, { method, headers: key, ...(method === 'POST' ? { body: '{}' } : {}) });
     expect(res.status).toBe(status);
     expect(await res.json()).toStrictEqual({ error: { code: status, message, status: name } });
+  });
+
+  it('reads a content with role "" as the user\'s, null args as none, text-only model turns anywhere, and function responses by their wire shape', async () => {
+    await using fx = await gatewayAnswering([() => modelResponse({ text: 'ok' })]);
+    const res = await post(url(fx.gateway.geminiBaseUrl, 'm', 'generateContent'), {
+      contents: [
+        { role: 'model', parts: [{ text: 'Hello' }, { text: ' there.' }] },
+        { role: '', parts: [{ text: 'Look up x.' }] },
+        { role: 'model', parts: [{ functionCall: { name: 'lookup', id: 'c1', args: null } }, { functionCall: { name: 'stat', args: {} } }, { functionCall: { name: 'peek', id: 'c3', args: {} } }] },
+        { role: 'user', parts: [
+          { functionResponse: { name: 'peek', response: { error: { code: 2 } } } },
+          { functionResponse: { name: 'stat', id: 'anything', response: { output: 'a', more: 1 } } },
+          { functionResponse: { name: 'lookup', response: { output: { n: 1 } } } },
+        ] },
+        { role: 'model', parts: [{ text: 'Done.' }] },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const messages = fx.seen[0]!.request.messages;
+    const id = (messages[2] as unknown as { toolCalls: { id: string }[] }).toolCalls[1]!.id;
+    expect(messages).toStrictEqual([
+      { role: 'assistant', content: 'Hello there.' },
+      { role: 'user', content: 'Look up x.' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'lookup', args: {} }, { id, name: 'stat', args: {} }, { id: 'c3', name: 'peek', args: {} }] },
+      { role: 'tool', toolCallId: 'c3', toolName: 'peek', content: '{"code":2}', isError: true },
+      { role: 'tool', toolCallId: id, toolName: 'stat', content: '{"output":"a","more":1}' },
+      { role: 'tool', toolCallId: 'c1', toolName: 'lookup', content: '{"n":1}' },
+      { role: 'assistant', content: 'Done.' },
+    ]);
+  });
+
+  /** The id the gateway makes for a call that came without a usable one: from its place in the conversation, its name and its id. */
+  const madeId = (place: number, name: string, id = '') => `call_${createHash('sha256').update(`${place}\0${name}\0${id}`).digest('hex').slice(0, 24)}`;
+
+  it('numbers id-less calls by their place across turns, keeps an id it cannot use only where the agent sent it, and numbers the answer\'s calls after them', async () => {
+    await using fx = await gatewayAnswering([() => modelResponse({ toolCalls: [{ id: '', name: 'lookup', args: { q: 'y' } }, { id: 'not valid', name: 'lookup', args: { q: 'z' } }], stopReason: 'tool_calls' })]);
+    const res = await post(url(fx.gateway.geminiBaseUrl, 'm', 'generateContent'), {
+      contents: [
+        user('go'),
+        call('lookup'),
+        { role: 'user', parts: [answer('lookup')] },
+        { role: 'model', parts: [{ functionCall: { name: 'lookup', args: {} } }, { functionCall: { name: 'lookup', args: {} } }, { functionCall: { name: 'lookup', id: 'odd id', args: {} } }] },
+        { role: 'user', parts: [answer('lookup'), answer('lookup'), answer('lookup')] },
+      ],
+      tools: [{ functionDeclarations: [{ name: 'lookup', parametersJsonSchema: { type: 'object', properties: { q: { type: 'string' } } } }] }],
+    });
+    expect(res.status).toBe(200);
+    const calls = fx.seen[0]!.request.messages.flatMap((m) => (m.role === 'assistant' ? m.toolCalls ?? [] : []));
+    expect(calls.map((c) => c.id)).toStrictEqual([madeId(0, 'lookup'), madeId(1, 'lookup'), madeId(2, 'lookup'), 'odd id']);
+    const body = (await res.json()) as { candidates: unknown[] };
+    // four calls before it: the answer's calls are the fifth and sixth; a tool without wait_for_previous keeps its args
+    expect(body.candidates).toStrictEqual([{
+      content: { role: 'model', parts: [
+        { functionCall: { id: madeId(4, 'lookup'), name: 'lookup', args: { q: 'y' } } },
+        { functionCall: { id: madeId(5, 'lookup', 'not valid'), name: 'lookup', args: { q: 'z' } } },
+      ] },
+      finishReason: 'STOP', index: 0,
+    }]);
+  });
+
+  it.each([
+    ['a refusal with no text, as its refusal', { text: '', refusal: 'I can\'t help with that.', stopReason: 'refusal' as const }, [{ text: 'I can\'t help with that.' }], 'SAFETY'],
+    ['a text beside a refusal, as its text', { text: 'Partly.', refusal: 'No more.', stopReason: 'refusal' as const }, [{ text: 'Partly.' }], 'SAFETY'],
+    ['an empty answer, as one empty text part', { text: '', stopReason: 'other' as const }, [{ text: '' }], 'STOP'],
+    ['an answer cut short', { text: 'Half', stopReason: 'max_tokens' as const }, [{ text: 'Half' }], 'MAX_TOKENS'],
+    ['calls alone, with no text part', { text: '', toolCalls: [{ id: 'call_1', name: 'f', args: {} }], stopReason: 'tool_calls' as const }, [{ functionCall: { id: 'call_1', name: 'f', args: {} } }], 'STOP'],
+  ])('writes %s', async (_name, fields, parts, finishReason) => {
+    await using fx = await gatewayAnswering([() => modelResponse({ ...fields, usage: { inputTokens: 5, outputTokens: 0 } })]);
+    const res = await post(url(fx.gateway.geminiBaseUrl, 'm', 'generateContent'), { contents: [user()] });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { responseId: string };
+    expect(body).toStrictEqual({
+      candidates: [{ content: { role: 'model', parts }, finishReason, index: 0 }],
+      usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 0, totalTokenCount: 5 },
+      modelVersion: 'm', responseId: body.responseId,
+    });
   });
 
   it('answers a body over the limit 400, as Google has no 413', async () => {
