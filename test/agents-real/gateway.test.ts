@@ -41,8 +41,11 @@ describe('Codex in front of ladder gateway over stdio', () => {
     });
     const recipe = await loadAgentFile('codex');
     const config = Object.keys(recipe.files)[0]!;
-    // startup_timeout_sec: a loaded machine starts the gateway and the server behind it in seconds, not Codex's default 10.
-    const gateway = `command = ${JSON.stringify(process.execPath)}\n    args = ${JSON.stringify([join(ROOT, 'bin/ladder.js'), 'gateway', '--servers', servers, '--trace', trace])}\n    startup_timeout_sec = 60`;
+    // The gateway starts three seconds late, always: Codex gives an optional server one second,
+    // so this proves the recipe's `required = true` makes it wait, instead of hoping the machine
+    // is slow enough to show it. startup_timeout_sec: a loaded machine needs more than the default 10.
+    const ladder = [process.execPath, join(ROOT, 'bin/ladder.js'), 'gateway', '--servers', servers, '--trace', trace];
+    const gateway = `command = "sh"\n    args = ${JSON.stringify(['-c', 'sleep 3 && exec "$@"', 'sh', ...ladder])}\n    startup_timeout_sec = 60`;
     const file = { ...recipe, files: { [config]: recipe.files[config]!.replace(/url = "\{mcpUrl\}"\n\s*bearer_token_env_var = "LADDER_MCP_TOKEN"/, gateway) } };
     expect(file.files[config]).toContain('gateway');
     const session = await startAgentSession(file, {
@@ -52,8 +55,8 @@ describe('Codex in front of ladder gateway over stdio', () => {
     const result = await session.runStep('Echo seven.', { timeLimitMs: 90_000 });
     await session.close();
 
-    expect(result.notes).toEqual(expect.any(Array));
-    expect({ tools: seen[0], notes: result.notes }).toMatchObject({ tools: expect.arrayContaining(['mcp__ladder__a__echo']) });
+    // The notes ride along so that a failure shows what the agent said about the missing tools.
+    expect({ tools: seen[0], notes: result.notes }).toEqual({ tools: expect.arrayContaining(['mcp__ladder__a__echo']), notes: expect.any(Array) });
     expect(seen[0]).toContain('mcp__ladder__harness__refresh_tools');
     expect(result.answer).toContain('echo {"n":7}');
     const events = readdirSync(trace).flatMap((name) => readFileSync(join(trace, name), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; outcome?: string; tool?: string }));
