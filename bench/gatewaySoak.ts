@@ -38,7 +38,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { httpClientTransport } from '../src/lane/httpTransport.ts';
+import { httpClientTransport } from '../src/mcp/client.ts';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayStatus } from '../src/gateway/status.ts';

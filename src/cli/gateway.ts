@@ -73,7 +73,7 @@ const bridgeCommand: CommandModule<object, { url: string }> = {
   handler: async (args) => {
     const { Bridge } = await import('../gateway/bridge.ts');
     const { gatewayServer } = await import('../gateway/mcp/server.ts');
-    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+    const { StdioServerTransport } = await import('../mcp/server.ts');
     let bridge;
     try {
       bridge = await Bridge.connect(args.url, process.env['LADDER_MCP_TOKEN']);

@@ -2,12 +2,10 @@
 // speaks MCP over stdio and forwards every list and call to a gateway over Streamable HTTP
 // (a run's pass gateway, with its token from LADDER_MCP_TOKEN). It applies no mechanism of its
 // own: the gateway behind it does, and records what it did.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { httpClientTransport, newClient } from '../mcp/client.ts';
+import type { CallToolResult, Client, Tool } from '../mcp/types.ts';
 import type { LaneTool } from '../lane/index.ts';
 import { CLIENT_INFO } from '../lane/connections.ts';
-import { httpClientTransport } from '../lane/httpTransport.ts';
 import { ToolsChanged } from './mcp/backend.ts';
 import type { GatewayAnswer, GatewayBackend, GatewayCallAt } from './mcp/backend.ts';
 
@@ -16,18 +14,19 @@ const MAX_PAGES = 64;
 
 export class Bridge implements GatewayBackend {
   readonly #client: Client;
-  readonly #changed = new ToolsChanged();
+  readonly #changed: ToolsChanged;
 
-  private constructor(client: Client) {
+  private constructor(client: Client, changed: ToolsChanged) {
     this.#client = client;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#changed.fire());
+    this.#changed = changed;
   }
 
   static async connect(url: string, token: string | undefined): Promise<Bridge> {
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const changed = new ToolsChanged();
+    const client = newClient(CLIENT_INFO, { toolsChanged: () => changed.fire() });
     const headers: Record<string, string> = token === undefined ? {} : { Authorization: `Bearer ${token}` };
     await client.connect(httpClientTransport(url, headers));
-    return new Bridge(client);
+    return new Bridge(client, changed);
   }
 
   async tools(): Promise<readonly LaneTool[]> {

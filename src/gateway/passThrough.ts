@@ -9,11 +9,8 @@
 // - each list is every server's list, every page of it, in the configuration's order: one
 //   page to the client, as the tools list is for an ordinary roster.
 // A server that is down (restarting) is left out of a list and refused by name for a request.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type {
-  GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Client, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate } from '../mcp/types.ts';
+import { protocolError, RpcCode } from '../mcp/errors.ts';
 import { SEPARATOR } from '../reliability/index.ts';
 
 /** What the pass-through needs of the lane: its servers and the client of each that is up. */
@@ -121,12 +118,12 @@ export class PassThrough {
     if (owner !== undefined) return this.#clientUp(owner);
     const offering = this.#offering('resources');
     if (offering.length === 1) return offering[0]![1];
-    throw new McpError(ErrorCode.InvalidParams, `resource ${JSON.stringify(uri)}: no server's resources/list held it, and ${offering.length} servers offer resources; list resources first`);
+    throw protocolError(RpcCode.InvalidParams, `resource ${JSON.stringify(uri)}: no server's resources/list held it, and ${offering.length} servers offer resources; list resources first`);
   }
 
   #clientUp(server: string): Client {
     const client = this.#upstreams.clientOf(server);
-    if (client === undefined) throw new McpError(ErrorCode.InternalError, `server ${server} is restarting; ask again in a few seconds`);
+    if (client === undefined) throw protocolError(RpcCode.InternalError, `server ${server} is restarting; ask again in a few seconds`);
     return client;
   }
 
@@ -145,7 +142,7 @@ export class PassThrough {
     const at = name.indexOf(SEPARATOR);
     const server = at < 0 ? '' : name.slice(0, at);
     if (!this.#upstreams.servers.includes(server)) {
-      throw new McpError(ErrorCode.InvalidParams, `prompt ${JSON.stringify(name)}: not a name prompts/list gave (server${SEPARATOR}prompt)`);
+      throw protocolError(RpcCode.InvalidParams, `prompt ${JSON.stringify(name)}: not a name prompts/list gave (server${SEPARATOR}prompt)`);
     }
     return this.#clientUp(server).getPrompt({ name: name.slice(at + SEPARATOR.length), ...(args === undefined ? {} : { arguments: args }) });
   }

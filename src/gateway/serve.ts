@@ -4,7 +4,7 @@
 // (GatewayInputError), and the CLI exits 2 on it.
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport } from '../mcp/server.ts';
 import { isHttp, isStdio, LaneConfigError, parseArm, parseServers } from '../lane/index.ts';
 import type { HttpServerConfig, StdioServerConfig } from '../lane/index.ts';
 import { ExportError } from '../export/send.ts';

@@ -4,7 +4,7 @@
 // (upstreams.ts); every listing and call is an event, for the trace and for the status.
 // Turns are the gateway's, not a session's: with two clients on one HTTP gateway, a boundary
 // either draws is a boundary for both (docs/gateway.md says so; one client is the usual case).
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { protocolError } from '../mcp/errors.ts';
 import type { LaneTool, ServerConfig } from '../lane/index.ts';
 import { describeServer, Lane, ServerStartError } from '../lane/index.ts';
 import type { Clock } from '../reliability/index.ts';
@@ -159,7 +159,7 @@ export class StandaloneGateway implements GatewayBackend {
   async call(name: string, args: Record<string, unknown> | undefined, at: GatewayCallAt): Promise<GatewayAnswer> {
     const limit = this.#options.maxInFlight ?? MAX_IN_FLIGHT;
     if (this.#inFlight >= limit) {
-      throw new McpError(TOO_MANY_CALLS, `ladder gateway: ${limit} calls are in flight already; send this one when one of them has answered`);
+      throw protocolError(TOO_MANY_CALLS, `ladder gateway: ${limit} calls are in flight already; send this one when one of them has answered`);
     }
     this.#inFlight += 1;
     try {

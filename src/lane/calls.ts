@@ -2,8 +2,8 @@
 // breaker (the freshest evidence: this very call failed earlier in the turn), the repeat
 // short-circuit (an answer already given costs nothing to point at, even from a server that
 // is down now), then the server's circuit, then the wire.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { isRequestTimeout, rpcCodeOf } from '../mcp/errors.ts';
+import type { CallToolResult } from '../mcp/types.ts';
 import type { RepeatGuard, ServerCircuits, TurnBreaker } from '../reliability/index.ts';
 import type { Outcome } from '../trace/index.ts';
 import { abandonedText, errorText, resultText, timeoutText } from './text.ts';
@@ -47,10 +47,6 @@ export interface Decision {
   probe?: true;
 }
 
-function isTimeout(error: unknown): boolean {
-  return error instanceof McpError && error.code === ErrorCode.RequestTimeout;
-}
-
 async function send(site: CallSite, mechanisms: Mechanisms, wire: () => Promise<CallToolResult>): Promise<Decision> {
   const started = performance.now();
   try {
@@ -61,11 +57,11 @@ async function send(site: CallSite, mechanisms: Mechanisms, wire: () => Promise<
     // No answer in the time the step had: to every mechanism a timeout (the server did not
     // answer in time), named apart in the trace.
     if (site.signal?.aborted === true) return { text: abandonedText(site.name), outcome: 'timeout', errorType: 'abandoned' };
-    if (isTimeout(error)) {
+    if (isRequestTimeout(error)) {
       const text = mechanisms.deadline ? timeoutText(site.name, performance.now() - started) : errorText(error);
       return { text, outcome: 'timeout', errorType: 'timeout' };
     }
-    const code = error instanceof McpError ? String(error.code) : (error as Error)?.name ?? 'Error';
+    const code = rpcCodeOf(error)?.toString() ?? (error as Error)?.name ?? 'Error';
     return { text: errorText(error), outcome: 'failed', errorType: code };
   }
 }

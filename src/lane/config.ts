@@ -1,6 +1,6 @@
 // Servers in the ecosystem's `mcpServers` shape: `{command, args, env, cwd}` for stdio,
 // `{url, headers}` for Streamable HTTP. Every mistake is fatal here, before any server starts.
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '../mcp/types.ts';
 import { z } from 'zod';
 import { validateServerName } from '../reliability/index.ts';
 

@@ -3,15 +3,11 @@
 // broken server never takes the others down.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Notification } from '@modelcontextprotocol/sdk/types.js';
-import { ToolListChangedNotificationSchema, isJSONRPCErrorResponse, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
+import { deliverNotificationsFirst, httpClientTransport, newClient, stdioClientTransport } from '../mcp/client.ts';
+import { isSessionLost } from '../mcp/errors.ts';
+import type { Client, Notification, Transport } from '../mcp/types.ts';
 import { describeServer, isHttp, isStdio } from './config.ts';
 import type { ServerConfig } from './config.ts';
-import { httpClientTransport } from './httpTransport.ts';
 import { LADDER_VERSION, PACKAGE_ROOT } from './install.ts';
 import { protocolRefusal, refusalLine } from './refusal.ts';
 import type { ProtocolRefusal } from './refusal.ts';
@@ -113,41 +109,26 @@ interface Started {
   stop: () => boolean;
 }
 
-/**
- * Remembers the pid of the process it spawns. When `initialize` fails, the SDK's client closes
- * its transport on its own and forgets the process at once, then waits 2 s for it to exit
- * before it sends SIGTERM, without anyone awaiting it: a hung server could outlive a parent
- * that exits in those seconds. The pid kept here lets the lane stop it without waiting.
- */
-class SpawnedStdioTransport extends StdioClientTransport {
-  spawned: number | undefined;
-
-  override async start(): Promise<void> {
-    await super.start();
-    this.spawned = this.pid ?? undefined;
-  }
-}
-
 function transportFor(config: ServerConfig): Started {
   if (isStdio(config)) {
-    const transport = new SpawnedStdioTransport({
+    const { transport, stderr, spawned } = stdioClientTransport({
       command: config.command,
       args: spawnArgs(config.command, config.args ?? []),
       ...(config.env === undefined ? {} : { env: config.env }),
       ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
-      stderr: 'pipe',
     });
     let tail = '';
     // Read from the start, and for the server's whole life: an unread pipe fills up and
     // blocks a chatty server on its next write to stderr.
-    transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr?.on('data', (chunk: Buffer) => {
       tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });
     const stop = () => {
-      if (transport.spawned === undefined) return false;
+      const pid = spawned();
+      if (pid === undefined) return false;
       try {
         // Milliseconds after the failure: the pid cannot have been reused by another process.
-        process.kill(transport.spawned, 'SIGTERM');
+        process.kill(pid, 'SIGTERM');
       } catch {
         // Already gone.
       }
@@ -166,38 +147,16 @@ function transportFor(config: ServerConfig): Started {
   return { transport: config.transport, tail: () => '', stop: nothing };
 }
 
-/** A request failed because the server is gone or no longer knows the session (not an answer it gave). */
-function sessionLost(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError) return error.code === 404;
-  return error instanceof TypeError && error.message === 'fetch failed';
-}
-
-/**
- * Hands a response to the client one microtask later than it arrived. The SDK runs a
- * notification's handler a microtask after it arrives, but a response at once, and the response
- * removes its request's progress handler: a server's last progress notifications, read in the
- * same chunk as the answer (a fast tool's always are), were dropped as "unknown token" and
- * never reached the lane's onProgress (the SDK's open issue 2580). Deferred by one microtask,
- * the response is handled after every notification read before it, in the order they came.
- */
-function deliverNotificationsFirst(transport: Transport): void {
-  const deliver = transport.onmessage;
-  if (deliver === undefined) return;
-  transport.onmessage = (message, extra) => {
-    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) queueMicrotask(() => deliver(message, extra));
-    else deliver(message, extra);
-  };
-}
-
 /** Starts (stdio) or reaches (HTTP) one server and initialises it; throws ServerStartError. */
 export async function connectServer(name: string, config: ServerConfig, options: ConnectOptions): Promise<Connection> {
   const where = describeServer(config);
   const secret = isHttp(config) ? config.url : undefined;
   if (options.signal?.aborted === true) throw new ServerStartError(name, where, '', options.signal.reason, secret);
   const { transport, tail, stop } = transportFor(config);
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolListChanged());
-  client.fallbackNotificationHandler = async (notification) => options.onNotification?.(notification);
+  const client = newClient(CLIENT_INFO, {
+    toolsChanged: () => options.onToolListChanged(),
+    notification: (notification) => options.onNotification?.(notification),
+  });
   let established = false;
   let closing = false;
   let lost = false;
@@ -211,7 +170,7 @@ export async function connectServer(name: string, config: ServerConfig, options:
   // session: both are told as a close, once, so the gateway connects again.
   if (isHttp(config)) {
     client.onerror = (error) => {
-      if (!established || closing || lost || !sessionLost(error)) return;
+      if (!established || closing || lost || !isSessionLost(error)) return;
       lost = true;
       options.onClosed?.();
     };

@@ -2,9 +2,7 @@
 // tool list, makes every call through the mechanisms its arm enables, and emits one trace
 // event per listing and per call (docs/lane.md).
 import { hash } from 'node:crypto';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, Notification, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client, Notification, RequestOptions, Tool } from '../mcp/types.ts';
 import {
   RepeatGuard, RosterCache, ServerCircuits, TurnBreaker, callKey, HARNESS_SERVER, REFRESH_TOOL, SEPARATOR,
 } from '../reliability/index.ts';

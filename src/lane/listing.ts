@@ -1,7 +1,5 @@
 // Lists one server's tools, following `nextCursor`.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, RequestOptions, Tool } from '../mcp/types.ts';
 
 /**
  * A server whose cursor never ends would otherwise hold the turn forever; 64 pages is far

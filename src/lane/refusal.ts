@@ -6,8 +6,7 @@
 // its whole 60 s connect timeout re-asking, and ended with the last try's timeout instead of
 // the server's reason. So a refusal is recognised, said once with what each side offered, and
 // not retried. Only an error that answered the connect's own request is read here.
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { answeredError, SPOKEN_REVISIONS, unspokenVersionAnswered } from '../mcp/errors.ts';
 
 /** The 2026-07-28 revision's code for a protocol version the server does not support. */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
@@ -19,7 +18,7 @@ export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 const ENVELOPE_CODES: ReadonlySet<number> = new Set([-32700, -32600, -32602]);
 
 /** The revisions Ladder speaks, newest first: what its MCP client offers. */
-export const LADDER_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+export const LADDER_PROTOCOL_VERSIONS: readonly string[] = SPOKEN_REVISIONS;
 
 export interface ProtocolRefusal {
   /**
@@ -33,25 +32,6 @@ export interface ProtocolRefusal {
   said: string;
 }
 
-interface RpcError {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-/** The JSON-RPC error inside an HTTP error's body (the SDK's transport puts the body in its message). */
-function rpcErrorInBody(error: StreamableHTTPError): RpcError | undefined {
-  const body = /Error POSTing to endpoint: (\{.*\})$/s.exec(error.message)?.[1];
-  if (body === undefined) return undefined;
-  try {
-    const parsed = JSON.parse(body) as { error?: Partial<RpcError> };
-    const rpc = parsed.error;
-    return typeof rpc?.code === 'number' && typeof rpc.message === 'string' ? { code: rpc.code, message: rpc.message, data: rpc.data } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function offeredIn(data: unknown): string[] {
   const supported = (data as { supported?: unknown } | undefined)?.supported;
   return Array.isArray(supported) ? supported.filter((v): v is string => typeof v === 'string') : [];
@@ -59,20 +39,15 @@ function offeredIn(data: unknown): string[] {
 
 /** The refusal in an error a connect threw, or undefined when the error is anything else (a timeout, a crash, an outage). */
 export function protocolRefusal(error: unknown): ProtocolRefusal | undefined {
-  const answered = error instanceof Error ? /^Server's protocol version is not supported: (\S+)$/.exec(error.message) : null;
-  if (answered !== null) return { kind: 'answered', offered: [answered[1]!], said: `it answered initialize with protocol version ${answered[1]}` };
-  let rpc: RpcError | undefined;
-  let http = '';
-  if (error instanceof McpError) rpc = { code: error.code, message: error.message, data: error.data };
-  else if (error instanceof StreamableHTTPError) {
-    rpc = rpcErrorInBody(error);
-    http = `, HTTP ${error.code}`;
-  }
+  const answered = unspokenVersionAnswered(error);
+  if (answered !== undefined) return { kind: 'answered', offered: [answered], said: `it answered initialize with protocol version ${answered}` };
+  const rpc = answeredError(error);
   if (rpc === undefined) return undefined;
   const kind = rpc.code === UNSUPPORTED_PROTOCOL_VERSION ? 'version' : ENVELOPE_CODES.has(rpc.code) ? 'envelope' : undefined;
   if (kind === undefined) return undefined;
-  // McpError's message already carries its code; a body's does not.
+  // The SDK's error message already carries its code; a body's does not.
   const said = rpc.message.startsWith('MCP error ') ? rpc.message : `MCP error ${rpc.code}: ${rpc.message}`;
+  const http = rpc.httpStatus === undefined ? '' : `, HTTP ${rpc.httpStatus}`;
   return { kind, offered: offeredIn(rpc.data), said: `${said}${http}` };
 }
 

@@ -1,6 +1,6 @@
 // What the model reads back from a tool call. Every call gets text, whatever happened to it:
 // a call that was not sent says so and why, so nothing is ever dropped silently.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '../mcp/types.ts';
 
 type Block = CallToolResult['content'][number];
 

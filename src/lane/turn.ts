@@ -1,6 +1,5 @@
 // Opening a turn's roster: list what the cache asks for, record each result, assemble.
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestOptions, Tool } from '../mcp/types.ts';
 import { REFRESH_DESCRIPTION, REFRESH_TOOL } from '../reliability/index.ts';
 import type { RosterCache, TurnRoster } from '../reliability/index.ts';
 import { LaneConfigError } from './config.ts';

@@ -14,14 +14,12 @@ import { once } from 'node:events';
 import { createConnection, createServer } from 'node:net';
 import { constants } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, httpClientTransport, newClient } from '../mcp/client.ts';
 import { CLIENT_INFO, reasonOf } from '../lane/connections.ts';
 import { protocolRefusal, refusalLine } from '../lane/refusal.ts';
 import type { ProtocolRefusal } from '../lane/refusal.ts';
 import { nodeCommand, nodePackage } from '../lane/index.ts';
 import { hasExited, spawnGroup, stopGroup } from '../lane/processGroup.ts';
-import { httpClientTransport } from '../lane/httpTransport.ts';
 import type { Rung, ServerSpec } from '../rungs/schema.ts';
 import { WORKSPACE_TOKEN } from '../trace/index.ts';
 import { portHolder } from './portHolder.ts';
@@ -92,7 +90,7 @@ export async function answersInitialize(url: string, headers: Record<string, str
   const abort = () => own.abort(signal?.reason);
   signal?.addEventListener('abort', abort, { once: true });
   const transport = httpClientTransport(url, headers);
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const client = newClient(CLIENT_INFO);
   try {
     await client.connect(transport, { timeout: Math.max(1, timeoutMs), signal: own.signal });
     await transport.terminateSession().catch(() => undefined);

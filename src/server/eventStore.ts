@@ -1,8 +1,7 @@
 // Events of one HTTP session kept in memory, so a client whose response stream was cut can
 // reconnect with Last-Event-ID and get what it missed (the reply to a call in flight
 // included). Bounded: the oldest events go first once the session has stored too many.
-import type { EventId, EventStore, StreamId } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { EventId, EventStore, JSONRPCMessage, StreamId } from '../mcp/types.ts';
 
 /** Events kept per session: hours of a normal pass, and a few MB at most. */
 const MAX_EVENTS = 5_000;

@@ -1,7 +1,7 @@
 // One resource and one prompt that describe the workbench. Clients that browse resources or
 // prompts find something true there, and the resources and prompts lists are real (the
 // conformance suite lists both).
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '../mcp/types.ts';
 
 export const GUIDE_URI = 'ladder://workbench/guide';
 

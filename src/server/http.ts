@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, StreamableHTTPServerTransport } from '../mcp/server.ts';
+import type { RequestId } from '../mcp/types.ts';
 import { MemoryEventStore } from './eventStore.ts';
 import { checkBind, makeGuard } from './httpGuard.ts';
 import type { ToolExtra } from './tool.ts';

@@ -1,9 +1,8 @@
 // Listing faults at the wire. The SDK answers tools/list itself, so a listing that fails or
 // stalls is made here, between the transport and the server: a failing listing is answered
 // with a JSON-RPC error without reaching the server, a stalling one reaches it late.
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '../mcp/types.ts';
+import { RpcCode } from '../mcp/errors.ts';
 import type { FaultPlan } from './faults.ts';
 import type { WorkbenchTime } from './time.ts';
 
@@ -55,7 +54,7 @@ export class ListingFaultTransport implements Transport {
     }
     const fault = this.#faults.nextListing();
     if (fault.kind === 'fail') {
-      const error = { code: ErrorCode.InternalError, message: LISTING_FAILED_MESSAGE };
+      const error = { code: RpcCode.InternalError, message: LISTING_FAILED_MESSAGE };
       await this.#inner.send({ jsonrpc: '2.0', id: message.id, error }).catch((e: Error) => this.onerror?.(e));
       return;
     }

@@ -1,7 +1,7 @@
 // The workbench over stdio: stdout carries protocol only, everything else goes to stderr.
 // The server ends when its client closes stdin.
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport } from '../mcp/server.ts';
 import type { Workbench } from './workbench.ts';
 
 export interface StdioServing {

@@ -2,15 +2,7 @@
 // injected latency and failures happen before the tool runs, a dropped reply after it has
 // done its work (the work stands, the caller's record of it is lost), and a ToolError
 // becomes an `isError` result carrying its message.
-import type { McpServer, RegisteredTool, ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ShapeOutput, ZodRawShapeCompat } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type {
-  CallToolResult,
-  ServerNotification,
-  ServerRequest,
-  ToolAnnotations,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, McpServer, RegisteredTool, RequestHandlerExtra, ServerNotification, ServerRequest, ShapeOutput, ToolAnnotations, ToolCallback, ZodRawShapeCompat } from '../mcp/types.ts';
 import { transientError } from './faults.ts';
 import type { SessionHooks, WorkbenchState } from './state.ts';
 

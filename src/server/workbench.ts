@@ -4,8 +4,8 @@
 // one per session). Closing the workbench closes every server and the database.
 import fs from 'node:fs';
 import path from 'node:path';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { McpServer } from '../mcp/server.ts';
+import type { Transport } from '../mcp/types.ts';
 import { FaultPlan } from './faults.ts';
 import { registerGuide } from './guide.ts';
 import { JobBoard } from './jobBoard.ts';

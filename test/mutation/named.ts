@@ -824,14 +824,14 @@ const NEW_MODULES: NamedMutation[] = [
     breaks: "a fast tool's progress is dropped as an unknown token", why: 'the deadline is not reset by it and the client of the gateway never sees it', tests: ['test/lane/stdio.test.ts'],
   },
   {
-    name: "an HTTP server's lost session not read as a close", file: 'src/lane/connections.ts',
+    name: "an HTTP server's lost session not read as a close", file: 'src/mcp/errors.ts',
     edits: [{ search: 'if (error instanceof StreamableHTTPError) return error.code === 404;\n  return error instanceof TypeError', replace: 'if (error instanceof StreamableHTTPError) return false;\n  return false && error instanceof TypeError' }],
     breaks: 'the gateway never connects again to an HTTP server that dropped', why: 'every call to it fails until the gateway is restarted by hand', tests: ['test/gateway/httpUpstream.test.ts'],
   },
   {
-    name: "every HTTP request listening on the transport's one signal", file: 'src/lane/httpTransport.ts',
+    name: "every HTTP request listening on the transport's one signal", file: 'src/mcp/client.ts',
     edits: [{ search: 'signal: AbortSignal.any([init.signal])', replace: 'signal: init.signal' }],
-    breaks: 'a busy HTTP client holds a listener per request until garbage collection', why: 'a long-lived gateway prints a MaxListenersExceededWarning per request past 1,500', tests: ['test/lane/httpTransport.test.ts'],
+    breaks: 'a busy HTTP client holds a listener per request until garbage collection', why: 'a long-lived gateway prints a MaxListenersExceededWarning per request past 1,500', tests: ['test/mcp/client.test.ts'],
   },
   {
     name: 'a session its client left is held for ever', file: 'src/gateway/mcp/http.ts',

@@ -6,9 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '../../mcp/types.ts';
+import { isInitializeRequest, StreamableHTTPServerTransport } from '../../mcp/server.ts';
 import { header, readJson, reply } from '../../server/http.ts';
 import { checkBind, makeGuard } from '../../server/httpGuard.ts';
 

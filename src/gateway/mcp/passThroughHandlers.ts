@@ -2,12 +2,11 @@
 // them): the capabilities it declares, the request handlers, and the notifications a session
 // is sent. A session is told of an updated resource only if it subscribed to it, and its
 // subscriptions are left when it closes, so the upstream keeps one per URI that anyone holds.
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Server, ServerCapabilities } from '../../mcp/types.ts';
 import {
   GetPromptRequestSchema, ListPromptsRequestSchema, ListResourceTemplatesRequestSchema, ListResourcesRequestSchema,
   ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '../../mcp/server.ts';
 import type { ResourcesAndPrompts } from './backend.ts';
 
 /** The capabilities to declare beside tools: only what an upstream offers. */

@@ -6,9 +6,8 @@
 // Logging is declared so that logging/setLevel, which clients such as the inspector and the
 // conformance suite send whatever the capabilities say, is accepted rather than refused (the
 // SDK's Server keeps the level per session); the gateway forwards no upstream log messages.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, Server } from '../../mcp/server.ts';
+import type { CallToolResult, ListToolsResult } from '../../mcp/types.ts';
 import { LADDER_VERSION } from '../../lane/index.ts';
 import type { GatewayBackend } from './backend.ts';
 import { addPassThrough, passThroughCapabilities } from './passThroughHandlers.ts';

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchFollowingSignal } from '../../src/lane/httpTransport.ts';
+import { fetchFollowingSignal } from '../../src/mcp/client.ts';
 
 // A server that answers /ok at once and never answers /hang.
 const server = createServer((req, res) => {
