@@ -4,6 +4,7 @@
 // - a mutant reported Survived with testsCompleted 0 is a known Stryker-on-Vitest defect
 //   (no test actually ran against it); it fails the battery like any survivor, named as such;
 // - a battery with too few mutants proves little, so fewer than MIN_MUTANTS fails it too;
+// - a compile error that is a missing module fails it: the checkout changed under the run;
 // - a mutant that cannot change behaviour may be listed in test/mutation/equivalent.json with
 //   its reason; it is then not a survivor, and an entry that matches no surviving mutant fails
 //   the battery, so the list cannot outlive the code it describes.
@@ -48,6 +49,12 @@ for (const [file, { mutants }] of Object.entries(report.files)) {
   let fileDetected = 0;
   let fileExcused = 0;
   for (const m of mutants) {
+    // A module the checker cannot find is never a mutant's doing (no mutator touches an import):
+    // the checkout changed under a running Stryker. Counted as invalid it would hide the mutant.
+    if (m.status === 'CompileError' && /error TS2307: Cannot find module/.test(m.statusReason ?? '')) {
+      problems.push(`CompileError at ${file}:${m.location.start.line}:${m.location.start.column} is not the mutant's: ${m.statusReason.split('\n')[0]}; run again on an unchanged checkout`);
+      continue;
+    }
     if (INVALID.has(m.status)) continue;
     fileValid += 1;
     if (DETECTED.has(m.status)) {

@@ -268,16 +268,18 @@ describe('model gateway: Google Gemini API', () => {
   });
 
   it('reads a content with role "" as the user\'s, null args as none, text-only model turns anywhere, and function responses by their wire shape', async () => {
+    // A response is an error only when "error" is all it holds; with another key beside it, it is passed whole (probe).
     await using fx = await gatewayAnswering([() => modelResponse({ text: 'ok' })]);
     const res = await post(url(fx.gateway.geminiBaseUrl, 'm', 'generateContent'), {
       contents: [
         { role: 'model', parts: [{ text: 'Hello' }, { text: ' there.' }] },
         { role: '', parts: [{ text: 'Look up x.' }] },
-        { role: 'model', parts: [{ functionCall: { name: 'lookup', id: 'c1', args: null } }, { functionCall: { name: 'stat', args: {} } }, { functionCall: { name: 'peek', id: 'c3', args: {} } }] },
+        { role: 'model', parts: [{ functionCall: { name: 'lookup', id: 'c1', args: null } }, { functionCall: { name: 'stat', args: {} } }, { functionCall: { name: 'peek', id: 'c3', args: {} } }, { functionCall: { name: 'probe', id: 'c4', args: {} } }] },
         { role: 'user', parts: [
           { functionResponse: { name: 'peek', response: { error: { code: 2 } } } },
           { functionResponse: { name: 'stat', id: 'anything', response: { output: 'a', more: 1 } } },
           { functionResponse: { name: 'lookup', response: { output: { n: 1 } } } },
+          { functionResponse: { name: 'probe', id: 'c4', response: { error: 'denied', code: 7 } } },
         ] },
         { role: 'model', parts: [{ text: 'Done.' }] },
       ],
@@ -288,10 +290,11 @@ describe('model gateway: Google Gemini API', () => {
     expect(messages).toStrictEqual([
       { role: 'assistant', content: 'Hello there.' },
       { role: 'user', content: 'Look up x.' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'lookup', args: {} }, { id, name: 'stat', args: {} }, { id: 'c3', name: 'peek', args: {} }] },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'lookup', args: {} }, { id, name: 'stat', args: {} }, { id: 'c3', name: 'peek', args: {} }, { id: 'c4', name: 'probe', args: {} }] },
       { role: 'tool', toolCallId: 'c3', toolName: 'peek', content: '{"code":2}', isError: true },
       { role: 'tool', toolCallId: id, toolName: 'stat', content: '{"output":"a","more":1}' },
       { role: 'tool', toolCallId: 'c1', toolName: 'lookup', content: '{"n":1}' },
+      { role: 'tool', toolCallId: 'c4', toolName: 'probe', content: '{"error":"denied","code":7}' },
       { role: 'assistant', content: 'Done.' },
     ]);
   });
