@@ -663,7 +663,7 @@ const PIPELINE: NamedMutation[] = [
   },
   {
     name: 'an abandoned call not recorded', file: AGENT_CALLS,
-    edits: [{ search: "      calls.push({ tool: call.name, key: callKey(call.name, call.args), outcome: 'abandoned' });\n", replace: '' }],
+    edits: [{ search: "      calls.push({ tool: call.name, key: callKey(call.name, call.args), args: call.args, outcome: 'abandoned' });\n", replace: '' }],
     breaks: 'a call cut off by the time limit is missing from the step', why: 'the checks and the counts miss a call the model made', tests: LOOP_TESTS,
   },
   {
