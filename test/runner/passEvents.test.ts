@@ -19,6 +19,7 @@ import { FakeModel } from '../agent/world.ts';
 import { startStatelessMcp } from '../helpers/statelessMcp.ts';
 import type { StatelessMcp } from '../helpers/statelessMcp.ts';
 import type { Reply } from '../agent/world.ts';
+import { V2_SERVER } from '../helpers/v2Server.ts';
 import { removeTempDirs, tempDir } from './helpers.ts';
 
 let server: StatelessMcp;
@@ -317,6 +318,24 @@ ${STEP('say it', 2, '[{ answer: { mentions: [alpha] } }]')}`);
     });
     expect(events.map((e) => e.type)).toEqual(['pass.start', 'pass.end']);
     expect(events[1]).toMatchObject({ passed: false, steps: 0, error: outcome.error });
+  });
+
+  it('says a server refused the protocol when one of them did, even beside one that is only down', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    // The SDK v2 fixture told to speak 2026-07-28 only refuses the 2025 handshake: an answer every pass would get.
+    const rung = parseRung('r.yaml', `name: r
+description: d
+servers:
+  modern: { command: node, args: ${JSON.stringify([V2_SERVER, 'modern', 'stdio'])} }
+  gone: { url: "http://127.0.0.1:${port}/mcp" }
+steps:
+${STEP('say it', 2, '[{ answer: { mentions: [alpha] } }]')}`);
+    const { outcome } = await pass(rung, () => ({ text: 'alpha' }));
+    expect(outcome).toEqual({ passed: false, interrupted: false, steps: [], error: expect.any(String), refused: true });
+    expect(outcome.error).toMatch(/^server "modern" refused Ladder's protocol version .*; server "gone" did not answer /);
   });
 
   it('names every server it starts itself that exited before it listened, in the rung\'s order, in one line, and ends with pass.end', async () => {
