@@ -1,6 +1,8 @@
 // `ladder gateway`: the reliability layer in front of any MCP client (docs/gateway.md). Thin:
 // the flags, one function, one line for a mistake (exit 2).
 import type { Argv, CommandModule } from 'yargs';
+import { PROTOCOLS } from '../mcp/protocols.ts';
+import type { Protocol } from '../mcp/protocols.ts';
 
 export interface GatewayArgs {
   servers?: string | undefined;
@@ -9,6 +11,7 @@ export interface GatewayArgs {
   port?: number | undefined;
   token?: string | undefined;
   arm?: string | undefined;
+  protocol?: Protocol | undefined;
   turn?: string | undefined;
   trace?: string | undefined;
   content: 'none' | 'full';
@@ -101,6 +104,9 @@ export const gatewayCommand: CommandModule<object, GatewayArgs> = {
       .option('port', { type: 'number', describe: 'HTTP: port (default 0: a free one, printed)' })
       .option('token', { type: 'string', describe: 'HTTP: require this bearer token (default: env LADDER_GATEWAY_TOKEN)' })
       .option('arm', { type: 'string', describe: 'Mechanisms, as in ladder run: on (default), off, or e.g. breaker=off,repeats=on' })
+      .option('protocol', {
+        choices: PROTOCOLS, describe: 'MCP revision with every upstream, over each entry\'s "protocol": auto (default: 2026-07-28 where offered, else 2025), legacy or 2026-07-28',
+      })
       .option('turn', { type: 'string', describe: 'Where a turn begins: list (each tools/list), meta (_meta "ladder/turn" changes), idle=<s> (default list,meta,idle=60)' })
       .option('trace', { type: 'string', describe: 'A folder: write every listing and call as trace events, rotated by size' })
       .option('content', { choices: ['none', 'full'] as const, default: 'none' as const, describe: 'Trace content: none (hashes and byte counts) or full' })
@@ -117,6 +123,7 @@ export const gatewayCommand: CommandModule<object, GatewayArgs> = {
         servers: args.servers, transport: args.transport, content: args.content,
         ...(args.host === undefined ? {} : { host: args.host }), ...(args.port === undefined ? {} : { port: args.port }),
         ...(args.token === undefined ? {} : { token: args.token }), ...(args.arm === undefined ? {} : { arm: args.arm }),
+        ...(args.protocol === undefined ? {} : { protocol: args.protocol }),
         ...(args.turn === undefined ? {} : { turn: args.turn }), ...(args.trace === undefined ? {} : { trace: args.trace }),
         ...(args.deterministic === undefined ? {} : { deterministic: args.deterministic }),
         ...(args.otlp === undefined ? {} : { otlp: args.otlp }),

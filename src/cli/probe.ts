@@ -1,10 +1,13 @@
 import type { CommandModule } from 'yargs';
+import { PROTOCOLS } from '../mcp/protocols.ts';
+import type { Protocol } from '../mcp/protocols.ts';
 
 interface ProbeArgs {
   readonly target?: string[];
   readonly tool?: string;
   readonly args?: string;
   readonly arm?: string;
+  readonly protocol?: Protocol;
   readonly timeout?: number;
   readonly trace?: string;
   readonly schema?: boolean;
@@ -24,6 +27,10 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
       .option('args', { type: 'string', describe: 'Arguments as a JSON object (default: a sample from the input schema)' })
       .option('arm', { type: 'string', describe: 'Mechanisms: on, off, or e.g. breaker=off,repeats=on (default on)' })
       .option('timeout', { type: 'number', describe: 'Milliseconds allowed to start the server and for the call' })
+      .option('protocol', {
+        type: 'string', choices: PROTOCOLS,
+        describe: 'MCP revision: auto (server/discover, then the 2025 handshake), legacy (2025 only) or 2026-07-28 (only)',
+      })
       .option('trace', { type: 'string', describe: 'Write the trace events (JSONL) to this file' })
       .option('schema', { type: 'boolean', describe: "Print each tool's input schema (JSON) under it; no call unless --tool is given" })
       .example('ladder probe http://127.0.0.1:3000/mcp', 'a running server')
@@ -46,6 +53,7 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
         ...(argv.tool === undefined ? {} : { tool: argv.tool }),
         ...(argv.args === undefined ? {} : { args: argv.args }),
         ...(argv.arm === undefined ? {} : { arm: argv.arm }),
+        ...(argv.protocol === undefined ? {} : { protocol: argv.protocol }),
         ...(argv.timeout === undefined ? {} : { timeoutMs: argv.timeout }),
         ...(argv.trace === undefined ? {} : { trace: argv.trace }),
       });

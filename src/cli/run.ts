@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { MODEL_FLAG_OPTIONS } from './modelFlags.ts';
+import { PROTOCOLS } from '../mcp/protocols.ts';
 import type { RunArgs } from './runLadder.ts';
 
 // `ladder run` is the main job (the README's first command). The builder is all this file loads:
@@ -28,6 +29,10 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('agent', { type: 'string', describe: 'An external agent runs the steps: a shipped recipe (codex, codex-acp, claude-code, ...) or an agent file; its model requests are answered by --model (docs/agent.md)' })
       .option('summary', { choices: ['short', 'full'] as const, default: 'short' as const, describe: 'What the run prints when it ends: short, one screen (the headline, the step pass rate per rung, problems, next commands); full, the whole comparison of ladder compare' })
       .option('max-cost', { type: 'number', describe: 'US dollars: start no pass that could take the run past it; the run stops resumable' })
+      .option('protocol', {
+        choices: PROTOCOLS,
+        describe: 'MCP revision with every server, over the rung\'s own: adds protocol=<it> to each arm that sets none (auto, legacy or 2026-07-28)',
+      })
       .options(MODEL_FLAG_OPTIONS),
   handler: async (argv) => {
     const { runLadder } = await import('./runLadder.ts');

@@ -8,8 +8,9 @@ import { formatUsd, pricingLine } from '../models/prices.ts';
 import type { AimdState } from '../models/pace.ts';
 import { ladderCommand } from '../runner/invocation.ts';
 import { executeRun } from '../runner/run.ts';
-import { blame, keepsTraces, REFUSED_UNTIL } from '../runner/streak.ts';
-import { prepareRun } from '../runner/prepare.ts';
+import { blame, keepsTraces } from '../runner/streak.ts';
+import { DEFAULT_ARMS, prepareRun } from '../runner/prepare.ts';
+import type { Protocol } from '../mcp/protocols.ts';
 import type { RunRequest, RunWorld } from '../runner/prepare.ts';
 import { InputError } from '../runner/rungFiles.ts';
 import { runCompare } from './compare.ts';
@@ -22,6 +23,8 @@ import { plural } from '../report/words.ts';
 export type RunArgs = Omit<RunRequest, 'rungs' | 'arms'> & {
   rungs?: string[];
   arms?: string;
+  /** The MCP revision every arm that sets none speaks (`--protocol`): written into the arms. */
+  protocol?: Protocol;
   /** What the run prints when it ends: one screen (short, the default) or the whole comparison (full). */
   summary?: 'short' | 'full';
 };
@@ -43,13 +46,23 @@ export function splitArms(text: string): string[] {
   return (text.includes(';') ? text.split(';') : text.split(',')).map((arm) => arm.trim()).filter((arm) => arm !== '');
 }
 
+/**
+ * `--protocol P` is `protocol=P` added to each arm that does not set its own (the default arms
+ * when none are given), so the manifest and every report name the revision as part of the arm.
+ */
+export function armsWithProtocol(arms: readonly string[], protocol: Protocol): string[] {
+  return arms.map((arm) => (/(^|,)\s*protocol\s*=/.test(arm) ? arm : `${arm},protocol=${protocol}`));
+}
+
 function request(args: RunArgs): RunRequest {
   const defined = <K extends keyof RunRequest>(key: K, value: RunRequest[K] | undefined) => (value === undefined ? {} : { [key]: value });
+  const given = args.arms === undefined ? undefined : splitArms(args.arms);
+  const arms = args.protocol === undefined ? given : armsWithProtocol(given ?? DEFAULT_ARMS, args.protocol);
   return {
     rungs: args.rungs ?? [],
     ...defined('model', args.model),
     ...defined('passes', args.passes),
-    ...defined('arms', args.arms === undefined ? undefined : splitArms(args.arms)),
+    ...defined('arms', arms),
     ...defined('seed', args.seed),
     ...defined('concurrency', args.concurrency),
     ...defined('out', args.out),
@@ -137,9 +150,7 @@ export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise
   if (pace !== undefined) say(pace);
   if (result.stopped !== undefined) {
     const { passes, line, by, every, refused } = result.stopped;
-    const { who, until: whenBack } = blame(by);
-    // A refusal is an answer, not an outage: waiting for the server to come back would not help.
-    const until = refused === true ? REFUSED_UNTIL : whenBack;
+    const { who, until } = blame(by, refused === true);
     const what = refused === true ? 'a server refused Ladder\'s protocol, as it would on every pass'
       : every ? `every pass errored (${plural(passes, 'pass', 'passes')}, ${who})` : `${passes} passes in a row errored (${who})`;
     // A diverged replay's passes are kept: resuming would diverge again.

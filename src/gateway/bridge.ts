@@ -2,8 +2,8 @@
 // speaks MCP over stdio and forwards every list and call to a gateway over Streamable HTTP
 // (a run's pass gateway, with its token from LADDER_MCP_TOKEN). It applies no mechanism of its
 // own: the gateway behind it does, and records what it did.
-import { httpClientTransport, newClient } from '../mcp/client.ts';
-import type { CallToolResult, Client, Tool } from '../mcp/types.ts';
+import { callTool, closeClient, httpClientTransport, listToolsPage, newClient } from '../mcp/client.ts';
+import type { Client, Tool, Transport } from '../mcp/types.ts';
 import type { LaneTool } from '../lane/index.ts';
 import { CLIENT_INFO } from '../lane/connections.ts';
 import { ToolsChanged } from './mcp/backend.ts';
@@ -14,10 +14,12 @@ const MAX_PAGES = 64;
 
 export class Bridge implements GatewayBackend {
   readonly #client: Client;
+  readonly #transport: Transport;
   readonly #changed: ToolsChanged;
 
-  private constructor(client: Client, changed: ToolsChanged) {
+  private constructor(client: Client, transport: Transport, changed: ToolsChanged) {
     this.#client = client;
+    this.#transport = transport;
     this.#changed = changed;
   }
 
@@ -25,15 +27,16 @@ export class Bridge implements GatewayBackend {
     const changed = new ToolsChanged();
     const client = newClient(CLIENT_INFO, { toolsChanged: () => changed.fire() });
     const headers: Record<string, string> = token === undefined ? {} : { Authorization: `Bearer ${token}` };
-    await client.connect(httpClientTransport(url, headers));
-    return new Bridge(client, changed);
+    const transport = httpClientTransport(url, headers);
+    await client.connect(transport);
+    return new Bridge(client, transport, changed);
   }
 
   async tools(): Promise<readonly LaneTool[]> {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
-      const listed = await this.#client.listTools(cursor === undefined ? undefined : { cursor });
+      const listed = await listToolsPage(this.#client, cursor, undefined);
       tools.push(...listed.tools);
       cursor = listed.nextCursor;
       if (cursor === undefined) break;
@@ -42,9 +45,9 @@ export class Bridge implements GatewayBackend {
   }
 
   async call(name: string, args: Record<string, unknown> | undefined, at: GatewayCallAt): Promise<GatewayAnswer> {
-    const result = await this.#client.callTool({ name, ...(args === undefined ? {} : { arguments: args }) }, undefined, {
+    const result = await callTool(this.#client, name, args ?? {}, undefined, {
       signal: at.signal, ...(at.onProgress === undefined ? {} : { onprogress: at.onProgress }),
-    }) as CallToolResult;
+    });
     const text = result.content.map((c) => (c.type === 'text' ? c.text : JSON.stringify(c))).join('\n');
     return { text, isError: result.isError === true, outcome: result.isError === true ? 'failed' : 'ok' };
   }
@@ -54,6 +57,6 @@ export class Bridge implements GatewayBackend {
   }
 
   close(): Promise<void> {
-    return this.#client.close();
+    return closeClient(this.#client, this.#transport);
   }
 }

@@ -2,6 +2,7 @@
 // connects (the file, the names, the arm, the turn policy, colliding tool names, the port), then
 // serve the gateway over stdio or Streamable HTTP until told to stop. Every mistake is one line
 // (GatewayInputError), and the CLI exits 2 on it.
+import type { Protocol } from '../mcp/protocols.ts';
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { StdioServerTransport } from '../mcp/server.ts';
@@ -29,6 +30,8 @@ export interface GatewayRequest {
   port?: number;
   token?: string;
   arm?: string;
+  /** The MCP revision to speak with every upstream, over each entry's own `protocol`. */
+  protocol?: Protocol;
   turn?: string;
   trace?: string;
   content?: 'none' | 'full';
@@ -85,7 +88,10 @@ function secretsOf(servers: Record<string, StdioServerConfig | HttpServerConfig>
 }
 
 export async function startGateway(request: GatewayRequest, world: GatewayWorld): Promise<RunningGateway> {
-  const servers = readServersFile(request.servers);
+  const listed = readServersFile(request.servers);
+  // --protocol wins over the entries, as an arm's protocol= does in a run.
+  const servers = request.protocol === undefined ? listed
+    : Object.fromEntries(Object.entries(listed).map(([name, config]) => [name, { ...config, protocol: request.protocol }]));
   const arm = request.arm ?? 'on';
   let turns;
   try {

@@ -119,7 +119,7 @@ export class StandaloneGateway implements GatewayBackend {
         return () => gateway.#notified.delete(listener);
       },
     };
-    for (const error of gateway.#lane.startErrors) gateway.#supervisor.down(error.server, error.message);
+    for (const error of gateway.#lane.startErrors) gateway.#supervisor.down(error.server, error.message, error.refusal !== undefined);
     return gateway;
   }
 
@@ -189,10 +189,11 @@ export class StandaloneGateway implements GatewayBackend {
       const stats = this.#stats.get(name)!;
       const record = this.#supervisor?.record(name);
       const circuit = lane?.circuitState(name);
-      const state = record?.state === 'restarting' ? 'restarting' : circuit === 'open' ? 'circuit open' : circuit === 'half_open' ? 'circuit half-open' : 'up';
+      const down = record?.state === 'restarting' || record?.state === 'refused';
+      const state = down ? record!.state : circuit === 'open' ? 'circuit open' : circuit === 'half_open' ? 'circuit half-open' : 'up';
       return {
-        name, target: describeServer(config), state, failures: stats.failures,
-        lastError: record?.state === 'restarting' ? (record.lastError ?? null) : (stats.lastError ?? record?.lastError ?? null),
+        name, target: describeServer(config), state, protocol: lane?.protocols()[name] ?? null, failures: stats.failures,
+        lastError: down ? (record!.lastError ?? null) : (stats.lastError ?? record?.lastError ?? null),
         restarts: record?.restarts ?? 0,
         tools: this.#tools.filter((t) => t.name.startsWith(`${name}__`)).length,
         calls: stats.calls, p95Ms: stats.p95(),

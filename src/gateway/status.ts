@@ -6,8 +6,13 @@ export interface UpstreamStatus {
   name: string;
   /** The command line or URL, without env or header values. */
   target: string;
-  /** `up`, `restarting`, or the circuit when it is not closed: `circuit open`, `circuit half-open`. */
+  /**
+   * `up`, `restarting`, `refused` (it refused the MCP revision offered; not restarted), or the
+   * circuit when it is not closed: `circuit open`, `circuit half-open`.
+   */
   state: string;
+  /** The MCP revision it speaks with the gateway (`2026-07-28`, `2025-11-25`); null while it is down. */
+  protocol: string | null;
   /** Failed calls since its last success (what the circuit counts toward opening). */
   failures: number;
   lastError: string | null;
@@ -72,10 +77,10 @@ export function statusText(status: GatewayStatus): string[] {
   const sessions = status.sessions === undefined ? '' : `, ${status.sessions} session${status.sessions === 1 ? '' : 's'}`;
   const lines = [`ladder gateway pid ${status.pid} (${where}), arm ${status.arm}, turn ${status.turn} (${status.turnPolicy})${sessions}, since ${status.startedAt}`];
   const rows = status.upstreams.map((u) => [
-    u.name, u.state, String(u.failures), String(u.restarts), String(u.tools), String(u.calls), u.p95Ms === null ? '-' : `${Math.round(u.p95Ms)} ms`,
+    u.name, u.state, u.protocol ?? '-', String(u.failures), String(u.restarts), String(u.tools), String(u.calls), u.p95Ms === null ? '-' : `${Math.round(u.p95Ms)} ms`,
     u.lastError ?? '',
   ]);
-  const head = ['upstream', 'state', 'failures', 'restarts', 'tools', 'calls', 'p95', 'last error'];
+  const head = ['upstream', 'state', 'protocol', 'failures', 'restarts', 'tools', 'calls', 'p95', 'last error'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : pad(c, widths[i]!))).join('  ').trimEnd();
   lines.push(line(head), ...rows.map(line));

@@ -2,15 +2,17 @@
 // process that exited, an HTTP session that dropped) or that never started is connected again
 // with back-off, in the background, so none of it blocks calls to the other servers. Meanwhile
 // its tools stay listed: a call to it is answered "restarting" by the lane, and after three
-// failures its circuit opens and says when to retry, as in a run.
+// failures its circuit opens and says when to retry, as in a run. A server that refused the MCP
+// revision Ladder offered it (lane/refusal.ts) is not restarted: it would answer the same.
 import type { Lane } from '../lane/index.ts';
+import { ServerStartError } from '../lane/index.ts';
 
 /** The first retry after a second: a crashed server is usually back at once. */
 const FIRST_BACKOFF_MS = 1_000;
 /** Doubling up to a minute: a server down for good costs one start a minute, not a loop. */
 const MAX_BACKOFF_MS = 60_000;
 
-export type UpstreamState = 'up' | 'restarting';
+export type UpstreamState = 'up' | 'restarting' | 'refused';
 
 export interface UpstreamRecord {
   state: UpstreamState;
@@ -46,12 +48,21 @@ export class Supervisor {
     return this.#records.get(name);
   }
 
-  /** A server is down (closed on its own, or never started): restart it in the background. */
-  down(name: string, why: string): void {
+  /**
+   * A server is down (closed on its own, or never started): restart it in the background. One
+   * that `refused` the protocol stays down, with the refusal as its last error.
+   */
+  down(name: string, why: string, refused = false): void {
     const record = this.#records.get(name);
     if (record === undefined || this.#stop.signal.aborted) return;
-    record.state = 'restarting';
     record.lastError = why;
+    if (refused) {
+      record.state = 'refused';
+      this.#world.log?.(`gateway: server ${name} ${why.replace(/^server "[^"]*" /, '')}`);
+      this.#world.onChange?.();
+      return;
+    }
+    record.state = 'restarting';
     this.#world.log?.(`gateway: server ${name} is down (${why}); restarting`);
     this.#world.onChange?.();
     if (this.#restarting.has(name)) return;
@@ -82,6 +93,12 @@ export class Supervisor {
       } catch (error) {
         if (this.#stop.signal.aborted) return;
         record.lastError = (error as Error).message;
+        if (error instanceof ServerStartError && error.refusal !== undefined) {
+          record.state = 'refused';
+          delete record.retryAt;
+          this.#world.onChange?.();
+          return;
+        }
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
     }

@@ -1,6 +1,8 @@
 // An arm is one setting of the lane's mechanisms, each switched on or off on its own
 // (docs/lane.md). Comparing two arms on the same passes measures what the switched
 // mechanisms buy, and nothing else: with every mechanism off the lane is a plain client.
+import { isProtocol, PROTOCOLS } from '../mcp/protocols.ts';
+import type { Protocol } from '../mcp/protocols.ts';
 
 /**
  * - `breaker`: within a turn, an identical call that already failed is not sent again; the
@@ -49,6 +51,12 @@ export interface Arm {
   readonly breakerKey: 'call' | 'tool';
   /** Step parameters this arm sets; the rest keep the rung's own values. */
   readonly steps: Readonly<Partial<Record<StepParam, StepSetting>>>;
+  /**
+   * The MCP revision every server of the pass is spoken to in (`protocol=legacy`, ...), over
+   * each server's own setting; absent, each server's own. `on` against `on,protocol=legacy` pairs
+   * the 2026-07-28 era with the 2025 one on the same passes (src/mcp/protocols.ts).
+   */
+  readonly protocol?: Protocol;
 }
 
 const NO_STEPS = Object.freeze({});
@@ -68,7 +76,8 @@ export class ArmError extends Error {
 const USAGE =
   `expected "on", "off" or a list like "breaker=off,repeats=on" over ${MECHANISMS.join(', ')} ` +
   '(values on|off, and breaker=tool); a list may start with "on" or "off" as its base (default on), ' +
-  `and may set ${STEP_PARAMS.join(' or ')} to a number or a factor of the rung's own (ceiling=24, timeLimit=x0.5)`;
+  `and may set ${STEP_PARAMS.join(' or ')} to a number or a factor of the rung's own (ceiling=24, timeLimit=x0.5), ` +
+  `and protocol to ${PROTOCOLS.join(', ')}`;
 
 /** `24` or `x0.5`: a positive number (a whole one for an absolute ceiling), or x and a positive factor. */
 function parseSetting(param: StepParam, value: string): StepSetting | undefined {
@@ -116,6 +125,12 @@ export function parseArm(text: string): Arm {
     const value = rest.join('=').trim();
     const where = `arm ${JSON.stringify(text)}`;
     if (seen.has(name)) throw new ArmError(`${where}: ${name} is set twice; ${USAGE}`);
+    if (name === 'protocol') {
+      if (!isProtocol(value)) throw new ArmError(`${where}: ${JSON.stringify(item)} needs one of ${PROTOCOLS.join(', ')}; ${USAGE}`);
+      seen.add(name);
+      arm.protocol = value;
+      continue;
+    }
     if ((STEP_PARAMS as readonly string[]).includes(name)) {
       const setting = parseSetting(name as StepParam, value);
       if (setting === undefined) {
@@ -147,7 +162,8 @@ function mechanismValue(arm: Arm, mechanism: Mechanism): string {
 
 /**
  * The canonical text of an arm: `on`, `off`, or the full list of mechanisms, then the step
- * parameters it sets in STEP_PARAMS order (`off,ceiling=x2`); parseArm reads it back.
+ * parameters it sets in STEP_PARAMS order, then its protocol (`off,ceiling=x2,protocol=legacy`);
+ * parseArm reads it back.
  */
 export function formatArm(arm: Arm): string {
   const values = MECHANISMS.map((mechanism) => mechanismValue(arm, mechanism));
@@ -158,5 +174,6 @@ export function formatArm(arm: Arm): string {
     const setting = arm.steps[param];
     return setting === undefined ? [] : [`${param}=${formatSetting(setting)}`];
   });
-  return [mechanisms, ...steps].join(',');
+  const protocol = arm.protocol === undefined ? [] : [`protocol=${arm.protocol}`];
+  return [mechanisms, ...steps, ...protocol].join(',');
 }

@@ -2,9 +2,16 @@
 // `{url, headers}` for Streamable HTTP. Every mistake is fatal here, before any server starts.
 import type { Transport } from '../mcp/types.ts';
 import { z } from 'zod';
+import { PROTOCOL_CHOICES, PROTOCOLS } from '../mcp/protocols.ts';
+import type { Protocol } from '../mcp/protocols.ts';
 import { validateServerName } from '../reliability/index.ts';
 
-export interface StdioServerConfig {
+/** Every kind of server: which MCP revision to speak with it (src/mcp/protocols.ts; `auto` when absent). */
+interface ProtocolSetting {
+  protocol?: Protocol;
+}
+
+export interface StdioServerConfig extends ProtocolSetting {
   command: string;
   args?: string[];
   /** Added to a small inherited environment (PATH, HOME, ...); values never enter a trace. */
@@ -12,14 +19,14 @@ export interface StdioServerConfig {
   cwd?: string;
 }
 
-export interface HttpServerConfig {
+export interface HttpServerConfig extends ProtocolSetting {
   url: string;
   /** Sent with every request; values never enter a trace. */
   headers?: Record<string, string>;
 }
 
 /** A server already running in this process (tests, benchmarks, an embedded workbench). */
-export interface TransportServerConfig {
+export interface TransportServerConfig extends ProtocolSetting {
   transport: Transport;
 }
 
@@ -38,12 +45,14 @@ const stdioSchema = z.strictObject({
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().min(1).optional(),
+  protocol: z.enum(PROTOCOLS, { error: PROTOCOL_CHOICES }).optional(),
 });
 
 const httpSchema = z.strictObject({
   type: z.enum(['http', 'streamable-http', 'streamableHttp']).optional(),
   url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
   headers: z.record(z.string(), z.string()).optional(),
+  protocol: z.enum(PROTOCOLS, { error: PROTOCOL_CHOICES }).optional(),
 });
 
 function problems(error: z.ZodError, where: string): string[] {

@@ -3,9 +3,10 @@
 // broken server never takes the others down.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { deliverNotificationsFirst, httpClientTransport, newClient, stdioClientTransport } from '../mcp/client.ts';
-import { isSessionLost } from '../mcp/errors.ts';
-import type { Client, Notification, Transport } from '../mcp/types.ts';
+import { closeClient, connectClient, deliverNotificationsFirst, httpClientTransport, negotiated, newClient, stdioClientTransport } from '../mcp/client.ts';
+import { describeError, isSessionLost } from '../mcp/errors.ts';
+import { DEFAULT_PROTOCOL } from '../mcp/protocols.ts';
+import type { Client, Notification, Protocol, Transport } from '../mcp/types.ts';
 import { describeServer, isHttp, isStdio } from './config.ts';
 import type { ServerConfig } from './config.ts';
 import { LADDER_VERSION, PACKAGE_ROOT } from './install.ts';
@@ -28,12 +29,19 @@ const STDERR_TAIL_BYTES = 2048;
 /** Lines of stderr quoted in a start error; the rest is in the tail a caller can read. */
 const STDERR_TAIL_LINES = 6;
 
-/** The error's message, with what caused it when there is a cause (fetch hides the real reason there). */
+/**
+ * The error's message, with the code of what caused it when there is one (fetch hides the real
+ * reason there, and the SDK's negotiation wraps fetch's error once more): `fetch failed (ECONNREFUSED)`.
+ */
 export function reasonOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
-  const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined;
-  return detail !== undefined && !error.message.includes(detail) ? `${error.message} (${detail})` : error.message;
+  const message = describeError(error);
+  let detail: string | undefined;
+  for (let at = error.cause as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; at !== undefined && at !== null && depth < 8; at = at.cause as typeof at, depth += 1) {
+    if (typeof at.code === 'string') detail = at.code;
+    else if (detail === undefined && typeof at.message === 'string' && !message.includes(at.message)) detail = at.message;
+  }
+  return detail !== undefined && !message.includes(detail) ? `${message} (${detail})` : message;
 }
 
 export class ServerStartError extends Error {
@@ -51,27 +59,32 @@ export class ServerStartError extends Error {
     cause: unknown,
     /** Text that must not appear in the message (a URL with credentials in it). */
     secret?: string,
+    /** What Ladder was told to speak with it: a refusal names the setting that would work. */
+    protocol: Protocol = DEFAULT_PROTOCOL,
   ) {
+    // One super() call: TypeScript assigns the parameter properties (server, command, ...) after
+    // the first super() only, so a second one in another branch would leave them unset.
     const refusal = protocolRefusal(cause);
-    if (refusal !== undefined) {
-      super(refusalLine(server, command, refusal), { cause });
-      this.refusal = refusal;
-      return;
-    }
-    let reason = reasonOf(cause);
-    if (secret !== undefined && secret !== command) reason = reason.split(secret).join(command);
-    const lines = stderrTail.trim().split('\n').filter((line) => line.trim() !== '');
-    const tail = lines.slice(-STDERR_TAIL_LINES).map((line) => line.trim()).join(' | ');
-    const isUrl = /^https?:\/\//.test(command);
-    const stderr = isUrl ? '' : tail === '' ? '; it wrote nothing to stderr' : `; stderr ends: ${tail}`;
-    super(`server "${server}" ${isUrl ? 'did not answer' : 'did not start'} (${command}): ${reason}${stderr}`, { cause });
-    this.refusal = undefined;
+    super(refusal === undefined ? startFailedLine(server, command, stderrTail, cause, secret) : refusalLine(server, command, refusal, protocol), { cause });
+    this.refusal = refusal;
   }
+}
+
+function startFailedLine(server: string, command: string, stderrTail: string, cause: unknown, secret: string | undefined): string {
+  let reason = reasonOf(cause);
+  if (secret !== undefined && secret !== command) reason = reason.split(secret).join(command);
+  const lines = stderrTail.trim().split('\n').filter((line) => line.trim() !== '');
+  const tail = lines.slice(-STDERR_TAIL_LINES).map((line) => line.trim()).join(' | ');
+  const isUrl = /^https?:\/\//.test(command);
+  const stderr = isUrl ? '' : tail === '' ? '; it wrote nothing to stderr' : `; stderr ends: ${tail}`;
+  return `server "${server}" ${isUrl ? 'did not answer' : 'did not start'} (${command}): ${reason}${stderr}`;
 }
 
 export interface Connection {
   readonly name: string;
   readonly client: Client;
+  /** The revision the server and Ladder agreed on: `2026-07-28`, `2025-11-25`, ... */
+  readonly protocol: string;
   /** The last bytes the server wrote to stderr (stdio servers only). */
   stderrTail(): string;
   close(): Promise<void>;
@@ -87,6 +100,8 @@ export interface ConnectOptions {
   onClosed?: () => void;
   /** Every other notification the server sends (resources/updated, resources and prompts list_changed, ...). */
   onNotification?: (notification: Notification) => void;
+  /** Overrides the server entry's own setting (an arm's `protocol=`, `--protocol`). */
+  protocol?: Protocol | undefined;
 }
 
 /**
@@ -99,14 +114,40 @@ export function spawnArgs(command: string, args: readonly string[]): string[] {
   return ['--import', `${EXIT_WITH_PARENT}?parent=${process.pid}`, ...args];
 }
 
+/** How often a stopped server is looked for while its exit is awaited. */
+const EXIT_POLL_MS = 20;
+
+/**
+ * Resolves once process `pid` is gone, or after `withinMs`. Polled, not heard: when a connect
+ * fails during the 2026-07-28 probe the client has no close to report, and the transport may
+ * have let go of the process already. Node reaps the child it spawned, so a gone pid is an exit.
+ */
+function exitOf(pid: number, withinMs: number): Promise<void> {
+  const until = Date.now() + withinMs;
+  return new Promise((resolve) => {
+    const look = setInterval(() => {
+      let alive = true;
+      try {
+        process.kill(pid, 0);
+      } catch {
+        alive = false;
+      }
+      if (!alive || Date.now() >= until) {
+        clearInterval(look);
+        resolve();
+      }
+    }, EXIT_POLL_MS);
+  });
+}
+
 interface Started {
   transport: Transport;
   tail: () => string;
   /**
    * Stops a server that never became usable: SIGTERM now, not after the SDK's 2 s grace.
-   * True when a process had been started (stdio), whose exit is then worth waiting for.
+   * The pid of the process it signalled (stdio), whose exit is then worth waiting for.
    */
-  stop: () => boolean;
+  stop: () => number | undefined;
 }
 
 function transportFor(config: ServerConfig): Started {
@@ -125,18 +166,18 @@ function transportFor(config: ServerConfig): Started {
     });
     const stop = () => {
       const pid = spawned();
-      if (pid === undefined) return false;
+      if (pid === undefined) return undefined;
       try {
         // Milliseconds after the failure: the pid cannot have been reused by another process.
         process.kill(pid, 'SIGTERM');
       } catch {
         // Already gone.
       }
-      return true;
+      return pid;
     };
     return { transport, tail: () => tail, stop };
   }
-  const nothing = () => false;
+  const nothing = () => undefined;
   if (isHttp(config)) {
     const headers = config.headers ?? {};
     return {
@@ -151,19 +192,19 @@ function transportFor(config: ServerConfig): Started {
 export async function connectServer(name: string, config: ServerConfig, options: ConnectOptions): Promise<Connection> {
   const where = describeServer(config);
   const secret = isHttp(config) ? config.url : undefined;
-  if (options.signal?.aborted === true) throw new ServerStartError(name, where, '', options.signal.reason, secret);
+  const protocol = options.protocol ?? config.protocol ?? DEFAULT_PROTOCOL;
+  if (options.signal?.aborted === true) throw new ServerStartError(name, where, '', options.signal.reason, secret, protocol);
   const { transport, tail, stop } = transportFor(config);
   const client = newClient(CLIENT_INFO, {
     toolsChanged: () => options.onToolListChanged(),
     notification: (notification) => options.onNotification?.(notification),
-  });
+  }, protocol);
   let established = false;
   let closing = false;
   let lost = false;
-  const closed = new Promise<void>((resolve) => (client.onclose = () => {
-    resolve();
+  client.onclose = () => {
     if (established && !closing && !lost) options.onClosed?.();
-  }));
+  };
   // An HTTP server that drops does not close the SDK's client: every request fails instead.
   // Its session is lost when the server is unreachable, or answers 404 to the session's id,
   // when the MCP spec (Streamable HTTP, "Session Management") says the client MUST start a new
@@ -176,27 +217,28 @@ export async function connectServer(name: string, config: ServerConfig, options:
     };
   }
   try {
-    await client.connect(transport, { timeout: options.timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+    await connectClient(client, transport, options.timeoutMs, options.signal);
   } catch (error) {
     // A server that timed out or was aborted may be hung before it reads stdin, where the
     // SDK's close (end stdin, wait 2 s, SIGTERM, wait 2 s, SIGKILL) would wait for nothing.
     // Stopped now, and awaited: a failed start returns once the process has exited.
     const spawned = stop();
     await client.close().catch(() => undefined);
-    if (spawned) await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
+    if (spawned !== undefined) await exitOf(spawned, STOP_WAIT_MS);
     // The process's last stderr chunk can land a tick after its pipe reports the exit.
     await new Promise((resolve) => setImmediate(resolve));
-    throw new ServerStartError(name, where, tail(), error, secret);
+    throw new ServerStartError(name, where, tail(), error, secret, protocol);
   }
   established = true;
   deliverNotificationsFirst(transport);
   return {
     name,
     client,
+    protocol: negotiated(client) ?? 'unknown',
     stderrTail: tail,
     close: () => {
       closing = true;
-      return client.close();
+      return closeClient(client, transport);
     },
   };
 }

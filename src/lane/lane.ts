@@ -2,7 +2,8 @@
 // tool list, makes every call through the mechanisms its arm enables, and emits one trace
 // event per listing and per call (docs/lane.md).
 import { hash } from 'node:crypto';
-import type { CallToolResult, Client, Notification, RequestOptions, Tool } from '../mcp/types.ts';
+import { callTool } from '../mcp/client.ts';
+import type { Client, Notification, RequestOptions, Tool } from '../mcp/types.ts';
 import {
   RepeatGuard, RosterCache, ServerCircuits, TurnBreaker, callKey, HARNESS_SERVER, REFRESH_TOOL, SEPARATOR,
 } from '../reliability/index.ts';
@@ -29,10 +30,17 @@ import type { CallAt, CallResult, LaneOptions, LaneTool, Turn } from './types.ts
 const KEY_HEX_DIGITS = 16;
 
 
+/** Where a qualified tool name goes: its server, its name there, and its definition as listed. */
+interface Route {
+  server: string;
+  tool: string;
+  definition: Tool;
+}
+
 interface OpenTurn {
   turn: number;
   roster: TurnRoster<Tool>;
-  routes: Map<string, { server: string; tool: string }>;
+  routes: Map<string, Route>;
 }
 
 export function hashCallKey(key: string): string {
@@ -90,6 +98,8 @@ export class Lane {
   #turns = 0;
   /** JSON of the tools the previous turn offered. */
   #lastOffered: string | undefined;
+  /** JSON of the revisions the previous turn's tools.list recorded. */
+  #lastProtocols: string | undefined;
   #closed = false;
 
   private constructor(options: LaneOptions, arm: Arm, connections: Map<string, Connection>, errors: ServerStartError[]) {
@@ -133,7 +143,7 @@ export class Lane {
     let lane: Lane | undefined;
     const timeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     const settled = await Promise.allSettled(configs.map(([name, config]) =>
-      connectServer(name, config, { timeoutMs, signal: options.signal, ...Lane.#hooks(() => lane, name) })));
+      connectServer(name, config, { timeoutMs, signal: options.signal, protocol: arm.protocol, ...Lane.#hooks(() => lane, name) })));
     settled.forEach((result) => {
       if (result.status === 'fulfilled') connections.set(result.value.name, result.value);
       else errors.push(result.reason as ServerStartError);
@@ -179,6 +189,11 @@ export class Lane {
     return this.#connections.get(server)?.client;
   }
 
+  /** The MCP revision each server now connected speaks with the lane, by server name. */
+  protocols(): Record<string, string> {
+    return Object.fromEntries([...this.#connections].map(([name, connection]) => [name, connection.protocol]));
+  }
+
   /** How many times the server was started or reached again (reconnect) since the lane connected: 0 at first. */
   incarnation(server: string): number {
     return this.#incarnations.get(server) ?? 0;
@@ -203,7 +218,7 @@ export class Lane {
     await old?.close().catch(() => undefined);
     const resolved = 'command' in config ? nodeCommand(config) : config;
     const connection = await connectServer(name, resolved, {
-      timeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, ...Lane.#hooks(() => this, name),
+      timeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, protocol: this.arm.protocol, ...Lane.#hooks(() => this, name),
     }).catch((error: unknown) => {
       if (error instanceof ServerStartError) this.#startErrors = [...this.#startErrors.filter((e) => e.server !== name), error];
       throw error;
@@ -233,9 +248,9 @@ export class Lane {
       connections: this.#connections,
       requestOptions: this.#pipeline.deadline ? { timeout } : undefined,
     });
-    const routes = new Map<string, { server: string; tool: string }>();
+    const routes = new Map<string, Route>();
     for (const offered of roster.tools) {
-      routes.set(offered.name, { server: offered.server, tool: offered.tool.name });
+      routes.set(offered.name, { server: offered.server, tool: offered.tool.name, definition: offered.tool });
       this.#hints.set(offered.name, offered.tool._meta?.['ladder/deterministic'] === true);
     }
     const tools: LaneTool[] = roster.tools.map(({ name, tool }) => ({
@@ -248,10 +263,16 @@ export class Lane {
     const offered = JSON.stringify(tools);
     const changed = offered !== this.#lastOffered;
     this.#lastOffered = offered;
+    // The revisions likewise: on the first listing, then when a reconnect changed one.
+    const protocols = this.protocols();
+    const spoken = JSON.stringify(protocols);
+    const protocolsChanged = spoken !== this.#lastProtocols && Object.keys(protocols).length > 0;
+    if (protocolsChanged) this.#lastProtocols = spoken;
     this.#emit({
       type: 'tools.list', 'mcp.method.name': 'tools/list', turn, ...roster.counters,
       tools: tools.length, failed, ms: round3(performance.now() - started),
       ...(changed ? { offered: tools } : {}),
+      ...(protocolsChanged ? { protocols } : {}),
     });
     return { turn, tools, counters: roster.counters };
   }
@@ -293,7 +314,7 @@ export class Lane {
 
   /** Not async: a routed call's promise is handed straight back rather than wrapped in another. */
   #decide(current: OpenTurn, name: string, args: Record<string, unknown>, key: string, at: CallAt,
-    route: { server: string; tool: string } | undefined): Decision | Promise<Decision> {
+    route: Route | undefined): Decision | Promise<Decision> {
     if (route === undefined) {
       if (name === REFRESH_TOOL && this.#roster !== undefined && current.roster.refreshOffered) {
         const { ok, text } = this.#roster.refresh(current.roster);
@@ -309,7 +330,7 @@ export class Lane {
       name, server: route.server, key, turn: current.turn, round: at.round, incarnation: this.incarnation(route.server), signal: at.signal,
     };
     return this.#pipeline.call(site, () => withOwnSignal(at.signal, (signal) =>
-      connection.client.callTool({ name: route.tool, arguments: args }, undefined, this.#requestOptions(site, signal)) as Promise<CallToolResult>));
+      callTool(connection.client, route.tool, args, route.definition, this.#requestOptions(site, signal))));
   }
 
   #requestOptions(site: CallSite, signal: AbortSignal | undefined): RequestOptions | undefined {

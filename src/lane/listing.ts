@@ -1,4 +1,5 @@
 // Lists one server's tools, following `nextCursor`.
+import { listToolsPage } from '../mcp/client.ts';
 import type { Client, RequestOptions, Tool } from '../mcp/types.ts';
 
 /**
@@ -12,7 +13,7 @@ export async function listAllTools(client: Client, options: RequestOptions | und
   const tools: Tool[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
-    const result = await client.listTools(cursor === undefined ? undefined : { cursor }, options);
+    const result = await listToolsPage(client, cursor, options);
     tools.push(...result.tools);
     cursor = result.nextCursor;
     if (cursor === undefined) break;

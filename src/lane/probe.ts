@@ -1,5 +1,6 @@
 // `ladder probe`: connect to one server through the lane, show its roster, call one tool.
 // A quick check that a server works with Ladder, and what the MCP conformance suite drives.
+import type { Protocol } from '../mcp/protocols.ts';
 import { REFRESH_TOOL, canonicalJson } from '../reliability/index.ts';
 import { TraceWriter } from '../trace/index.ts';
 import type { Emit } from '../trace/index.ts';
@@ -17,6 +18,8 @@ export interface ProbeOptions {
   /** Arguments as JSON; default a sample built from the tool's input schema. */
   args?: string;
   arm?: string;
+  /** The MCP revision to speak (src/mcp/protocols.ts); `auto` when not given. */
+  protocol?: Protocol;
   timeoutMs?: number;
   /** A JSONL file for the lane's trace events. */
   trace?: string;
@@ -94,7 +97,7 @@ function parseArgs(text: string): Record<string, unknown> {
 export async function runProbe(target: readonly string[], options: ProbeOptions): Promise<number> {
   const { write } = options;
   const err = options.err ?? write;
-  const config = probeTarget(target);
+  const config = { ...probeTarget(target), ...(options.protocol === undefined ? {} : { protocol: options.protocol }) };
   const given = options.args === undefined ? undefined : parseArgs(options.args);
   using trace = options.trace === undefined ? undefined : TraceWriter.open(options.trace);
   const emit: Emit | undefined = trace?.emit;
@@ -109,7 +112,7 @@ export async function runProbe(target: readonly string[], options: ProbeOptions)
     err(`ladder probe: FAIL ${failed.message}`);
     return 2;
   }
-  write(`connected: ${describeServer(config)}`);
+  write(`connected: ${describeServer(config)} (MCP ${lane.protocols()[PROBE_SERVER] ?? 'unknown'})`);
   const turn = await lane.openTurn();
   const c = turn.counters;
   write(`roster: ${turn.tools.length} tools (configured ${c.configured}, reached ${c.reached}, listed ${c.listed}, ` +

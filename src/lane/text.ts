@@ -1,5 +1,6 @@
 // What the model reads back from a tool call. Every call gets text, whatever happened to it:
 // a call that was not sent says so and why, so nothing is ever dropped silently.
+import { describeError } from '../mcp/errors.ts';
 import type { CallToolResult } from '../mcp/types.ts';
 
 type Block = CallToolResult['content'][number];
@@ -48,8 +49,9 @@ export function notStartedText(server: string, name: string): string {
   return `server ${server} is unavailable: it did not start, so ${name} was not called.`;
 }
 
+/** An error as the model is told it: a server's JSON-RPC error keeps its `MCP error N: ` prefix (mcp/errors.ts). */
 export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return describeError(error);
 }
 
 /** A call to a server whose connection is being made again (`ladder gateway` restarts it). */

@@ -1,19 +1,21 @@
-// The SDK's client side, built the way Ladder needs it: a client that reports every
-// notification, a stdio transport that remembers the process it spawned, a Streamable HTTP
-// transport whose requests each get a signal of their own, and the shim that hands a response
-// over after the notifications read before it. Policy (timeouts, what a failed start says, when
-// to connect again) stays with the callers: src/lane/connections.ts, src/runner/started.ts,
-// src/gateway/bridge.ts.
+// The SDK's client side (its v2 line, both MCP eras), built the way Ladder needs it: a client
+// that negotiates the revision a protocol setting asks for and reports every notification, a
+// stdio transport that remembers the process it spawned, a Streamable HTTP transport whose
+// requests each get a signal of their own, a connect bounded as a whole, and the shim that hands
+// a response over after the notifications read before it. Policy (timeouts, what a failed start
+// says, when to connect again) stays with the callers: src/lane/connections.ts,
+// src/runner/started.ts, src/gateway/bridge.ts.
 import type { Readable } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Implementation, Notification } from '@modelcontextprotocol/sdk/types.js';
-import { ToolListChangedNotificationSchema, isJSONRPCErrorResponse, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
+import {
+  Client, isJSONRPCErrorResponse, isJSONRPCResultResponse, SdkError, SdkErrorCode, StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
+import type { CallToolResult, Implementation, ListToolsResult, Notification, RequestOptions, Tool, Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { DEFAULT_PROTOCOL, MODERN_REVISION } from './protocols.ts';
+import type { Protocol } from './protocols.ts';
 
 /** The environment a stdio server gets by default: the SDK's safe subset of this process's (PATH, HOME, ...). */
-export { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+export { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 
 export interface ClientHandlers {
   /** notifications/tools/list_changed */
@@ -22,13 +24,70 @@ export interface ClientHandlers {
   notification?: (notification: Notification) => void;
 }
 
-/** A client that declares no capabilities of its own and reports the notifications it is sent. */
-export function newClient(info: Implementation, handlers: ClientHandlers = {}): Client {
-  const client = new Client(info, { capabilities: {} });
+/**
+ * A client that declares no capabilities of its own, speaks the revisions `protocol` allows, and
+ * reports the notifications it is sent. `auto` asks `server/discover` first and falls back to the
+ * 2025 handshake on a definite legacy answer (the SDK's own negotiation).
+ */
+export function newClient(info: Implementation, handlers: ClientHandlers = {}, protocol: Protocol = DEFAULT_PROTOCOL): Client {
+  const mode = protocol === MODERN_REVISION ? { pin: MODERN_REVISION } : protocol;
+  const client = new Client(info, { capabilities: {}, versionNegotiation: { mode } });
   const { toolsChanged, notification } = handlers;
-  if (toolsChanged !== undefined) client.setNotificationHandler(ToolListChangedNotificationSchema, () => toolsChanged());
+  if (toolsChanged !== undefined) client.setNotificationHandler('notifications/tools/list_changed', () => toolsChanged());
   if (notification !== undefined) client.fallbackNotificationHandler = async (n) => notification(n);
   return client;
+}
+
+/** The revision a connected client and its server agreed on (`2026-07-28`, `2025-11-25`, ...). */
+export function negotiated(client: Client): string | undefined {
+  return client.getNegotiatedProtocolVersion();
+}
+
+/**
+ * Connects, bounded as a whole by `timeoutMs` and by `signal`. The SDK gives each request of a
+ * connect (the probe, then perhaps `initialize`) the full timeout and does not hand the signal to
+ * the probe, so a connect to a silent HTTP server could take twice the timeout and ignore Ctrl-C.
+ * Past the bound this returns at once with the bound's error (a timeout, or the signal's reason);
+ * the caller closes the client, which closes the transport under the connect still running (a
+ * stdio caller stops the process first: the transport's own close gives a hung one 2 s).
+ */
+export async function connectClient(client: Client, transport: Transport, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  const bound = new AbortController();
+  const timer = setTimeout(() => bound.abort(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs })), timeoutMs);
+  const onAbort = () => bound.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const stopped = new Promise<never>((_, reject) => {
+    bound.signal.addEventListener('abort', () => reject(bound.signal.reason), { once: true });
+  });
+  stopped.catch(() => undefined);
+  try {
+    if (signal?.aborted === true) throw signal.reason;
+    await Promise.race([client.connect(transport, { timeout: timeoutMs, signal: bound.signal }), stopped]);
+  } catch (error) {
+    throw bound.signal.aborted ? bound.signal.reason : error;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * One page of the server's tools, as the server sent it (with `nextCursor`, `ttlMs`,
+ * `cacheScope` where it sets them). The SDK's listTools() without a cursor walks every page and
+ * keeps the result in its own cache; the lane pages and caches for itself, and records each page.
+ */
+export function listToolsPage(client: Client, cursor: string | undefined, options: RequestOptions | undefined): Promise<ListToolsResult> {
+  return client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, options);
+}
+
+/**
+ * Calls a tool. `tool` is its definition from the lane's own listing: the SDK then validates
+ * structured output against the tool's output schema, and mirrors declared parameters into
+ * headers over HTTP in the 2026 era, without a `tools/list` of its own.
+ */
+export function callTool(client: Client, name: string, args: Record<string, unknown>, tool: Tool | undefined,
+  options: RequestOptions | undefined): Promise<CallToolResult> {
+  return client.callTool({ name, arguments: args }, { ...options, ...(tool === undefined ? {} : { toolDefinition: tool }) });
 }
 
 export interface StdioTarget {
@@ -39,10 +98,14 @@ export interface StdioTarget {
 }
 
 /**
- * Remembers the pid of the process it spawns. When `initialize` fails, the SDK's client closes
- * its transport on its own and forgets the process at once, then waits 2 s for it to exit
- * before it sends SIGTERM, without anyone awaiting it: a hung server could outlive a parent
- * that exits in those seconds. The pid kept here lets the lane stop it without waiting.
+ * Remembers the pid of the process it spawns. When a connect fails, the SDK's client closes its
+ * transport on its own and forgets the process at once, then waits 2 s for it to exit before it
+ * sends SIGTERM, without anyone awaiting it: a hung server could outlive a parent that exits in
+ * those seconds. The pid kept here lets the lane stop it without waiting.
+ *
+ * Being a subclass also decides how `auto` probes: in place, on this process's own pipes (the
+ * SDK probes the base class on a second, short-lived process, one more spawn per connect). A
+ * 2025 server answers the unknown `server/discover` with an error and then takes `initialize`.
  */
 class SpawnedStdioTransport extends StdioClientTransport {
   spawned: number | undefined;
@@ -92,6 +155,18 @@ export interface HttpClientTransport extends Transport {
 /** The SDK's Streamable HTTP client transport, with a fetch that keeps its abort signal clean. */
 export function httpClientTransport(url: string | URL, headers: Record<string, string> = {}): HttpClientTransport {
   return new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, fetch: fetchFollowingSignal });
+}
+
+/**
+ * Closes a client. Over HTTP in the 2025 era the session is ended with a DELETE first: the v2
+ * client's close() sends none, and a server would hold the session until it expires. The 2026
+ * era has no session to end.
+ */
+export async function closeClient(client: Client, transport: Transport): Promise<void> {
+  if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+    await transport.terminateSession().catch(() => undefined);
+  }
+  await client.close();
 }
 
 /**

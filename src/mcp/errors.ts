@@ -1,39 +1,89 @@
 // What an error thrown by the SDK means, asked in Ladder's words: was it a timeout, a JSON-RPC
-// error the server answered (and with which code), a lost HTTP session. The SDK's error classes
-// and the shapes of its messages are known here only, so that a new SDK line changes this file
-// and not the lane, the gateway or the workbench.
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+// error the server answered (and with which code), a lost HTTP session, a refused revision. The
+// SDK's error classes and the shapes of its messages are known here only, so that a new SDK line
+// changes this file and not the lane, the gateway or the workbench.
+//
+// The client is on the SDK's v2 line, whose errors are ProtocolError (a JSON-RPC error that came
+// over the wire), SdkError (something that happened on this side: a timeout, a closed
+// connection, a failed negotiation) and SdkHttpError (an HTTP status). The servers are still on
+// v1, so protocolError() below makes a v1 McpError, which is what a v1 server sends on.
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { MODERN_REVISION } from './protocols.ts';
+import type { Protocol } from './protocols.ts';
 
-/** JSON-RPC error codes Ladder raises or reads (the protocol's, plus the SDK's own timeout). */
+/** JSON-RPC error codes Ladder raises or reads (the protocol's, plus the v1 SDK's own two). */
 export const RpcCode = {
   InvalidParams: ErrorCode.InvalidParams,
   InternalError: ErrorCode.InternalError,
+  /** What the v1 SDK called a request it gave up waiting for; kept in the words a trace shows. */
   RequestTimeout: ErrorCode.RequestTimeout,
+  /** What the v1 SDK called a request whose connection closed under it. */
+  ConnectionClosed: ErrorCode.ConnectionClosed,
+  /** The 2026-07-28 revision's answer to a protocol version the server does not support. */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
-/** The revisions Ladder's MCP client offers, newest first. */
-export const SPOKEN_REVISIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+/** The 2025 revisions Ladder's client offers in `initialize`, newest first. */
+export const LEGACY_REVISIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
 
-/** An error a request handler throws for the client to receive as a JSON-RPC error with this code. */
+/** The revisions Ladder offers a server under a protocol setting, newest first. */
+export function revisionsOf(protocol: Protocol): readonly string[] {
+  if (protocol === 'legacy') return LEGACY_REVISIONS;
+  if (protocol === MODERN_REVISION) return [MODERN_REVISION];
+  return [MODERN_REVISION, ...LEGACY_REVISIONS];
+}
+
+/** An error a request handler throws for the client to receive as a JSON-RPC error with this code (the servers are v1). */
 export function protocolError(code: number, message: string, data?: unknown): Error {
   return new McpError(code, message, data);
 }
 
 /** The request timed out on the client's side: the server did not answer within the request's timeout. */
 export function isRequestTimeout(error: unknown): boolean {
-  return error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+  return error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
 }
 
-/** The JSON-RPC code of an error the server answered (or the SDK raised as one); undefined for anything else. */
+function isConnectionClosed(error: unknown): boolean {
+  return error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
+}
+
+/**
+ * The JSON-RPC code of an error the server answered; for a local timeout or a closed connection,
+ * the code the v1 SDK gave them (traces recorded before the move keep their meaning). Undefined
+ * for anything else.
+ */
 export function rpcCodeOf(error: unknown): number | undefined {
-  return error instanceof McpError ? error.code : undefined;
+  if (error instanceof ProtocolError) return error.code;
+  if (isRequestTimeout(error)) return RpcCode.RequestTimeout;
+  if (isConnectionClosed(error)) return RpcCode.ConnectionClosed;
+  return undefined;
+}
+
+/**
+ * An error as a model and a trace read it: `MCP error -32602: Tool nope not found`. The v2 SDK
+ * leaves the `MCP error N: ` prefix off its messages; the v1 SDK put it on, and every trace and
+ * golden transcript before the move has it. A replay compares the tool results a model was sent,
+ * so the words stay what they were.
+ */
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = rpcCodeOf(error);
+  if (code === undefined || error.message.startsWith('MCP error ')) return error.message;
+  return `MCP error ${code}: ${error.message}`;
+}
+
+/** The chain of causes from an error down, the error first. */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let at = error; at !== undefined && at !== null && chain.length < 8; at = (at as { cause?: unknown }).cause) chain.push(at);
+  return chain;
 }
 
 /** A request failed because the HTTP server is gone or no longer knows the session (not an answer it gave). */
 export function isSessionLost(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError) return error.code === 404;
-  return error instanceof TypeError && error.message === 'fetch failed';
+  if (error instanceof SdkHttpError) return error.status === 404;
+  return causes(error).some((e) => e instanceof TypeError && e.message === 'fetch failed');
 }
 
 /** A JSON-RPC error a connect failed with, wherever the SDK put it. */
@@ -45,15 +95,14 @@ export interface AnsweredError {
   httpStatus?: number;
 }
 
-/** The JSON-RPC error inside an HTTP error's body (the SDK's transport puts the body in its message). */
-function rpcErrorInBody(error: StreamableHTTPError): AnsweredError | undefined {
-  const body = /Error POSTing to endpoint: (\{.*\})$/s.exec(error.message)?.[1];
+/** The JSON-RPC error inside an HTTP error's body (the SDK keeps the body in `data.text`, and in its message). */
+function rpcErrorInBody(error: SdkHttpError): AnsweredError | undefined {
+  const body = typeof error.data.text === 'string' ? error.data.text : /(\{.*\})\s*$/s.exec(error.message)?.[1];
   if (body === undefined) return undefined;
   try {
-    const parsed = JSON.parse(body) as { error?: Partial<AnsweredError> };
-    const rpc = parsed.error;
+    const rpc = (JSON.parse(body) as { error?: Partial<AnsweredError> }).error;
     return typeof rpc?.code === 'number' && typeof rpc.message === 'string'
-      ? { code: rpc.code, message: rpc.message, data: rpc.data, ...(error.code === undefined ? {} : { httpStatus: error.code }) }
+      ? { code: rpc.code, message: `MCP error ${rpc.code}: ${rpc.message}`, data: rpc.data, httpStatus: error.status }
       : undefined;
   } catch {
     return undefined;
@@ -61,14 +110,16 @@ function rpcErrorInBody(error: StreamableHTTPError): AnsweredError | undefined {
 }
 
 /**
- * The JSON-RPC error a server answered a request with: thrown as such over stdio, carried in the
- * body of an HTTP error over Streamable HTTP. The message keeps the SDK's `MCP error N: ` prefix
- * when it had one.
+ * The JSON-RPC error a server answered a request with: thrown as such over stdio, and over
+ * Streamable HTTP either so or in the body of an HTTP error. The message reads as describeError's.
  */
 export function answeredError(error: unknown): AnsweredError | undefined {
-  if (error instanceof McpError) return { code: error.code, message: error.message, data: error.data };
+  if (error instanceof ProtocolError) {
+    const status = (error as { httpStatus?: unknown }).httpStatus;
+    return { code: error.code, message: describeError(error), data: error.data, ...(typeof status === 'number' ? { httpStatus: status } : {}) };
+  }
   // An HTTP error with no JSON-RPC body (a 502 from a proxy, a 404 for a lost session) was not an answer.
-  if (error instanceof StreamableHTTPError) return rpcErrorInBody(error);
+  if (error instanceof SdkHttpError) return rpcErrorInBody(error);
   return undefined;
 }
 
@@ -76,4 +127,12 @@ export function answeredError(error: unknown): AnsweredError | undefined {
 export function unspokenVersionAnswered(error: unknown): string | undefined {
   if (!(error instanceof Error)) return undefined;
   return /^Server's protocol version is not supported: (\S+)$/.exec(error.message)?.[1];
+}
+
+/**
+ * A pinned revision the server did not offer in `server/discover` (the v2 client fails the
+ * connect with EraNegotiationFailed and says so): the same answer on every try.
+ */
+export function pinnedRevisionRefused(error: unknown): boolean {
+  return error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && /did not offer pinned protocol version/.test(error.message);
 }

@@ -3,6 +3,7 @@
 // rung solvable and every check able to fail. The field order here is the documented order.
 import { z } from 'zod';
 import { ArmError, formatArm, parseArm } from '../lane/arm.ts';
+import { PROTOCOL_CHOICES, PROTOCOLS } from '../mcp/protocols.ts';
 import { SYNTHETIC_POLICIES } from '../models/spec.ts';
 import { badPatterns } from './callChecks.ts';
 
@@ -19,12 +20,20 @@ const workbenchServer = z.strictObject({
   }),
 });
 
+/**
+ * Which MCP revision to speak with a server (src/mcp/protocols.ts): `auto` (the default) asks
+ * for 2026-07-28 and falls back to 2025; an arm's `protocol=` overrides it. Not on the workbench,
+ * which serves the 2025 revisions only.
+ */
+const protocol = z.enum(PROTOCOLS, { error: PROTOCOL_CHOICES }).optional();
+
 /** Any MCP server in the ecosystem's `mcpServers` shape. `{workspace}` in args/env/cwd is the pass's folder. */
 const stdioServer = z.strictObject({
   command: z.string().min(1, 'expected a command'),
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
   cwd: z.string().optional(),
+  protocol,
 });
 /**
  * An installed Node package's bin, started as `process.execPath <script>` (never through npx,
@@ -37,6 +46,7 @@ const packageServer = z.strictObject({
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
   cwd: z.string().optional(),
+  protocol,
 });
 /**
  * What the runner starts for each pass to serve a `url:` server: an installed package's bin or
@@ -64,6 +74,7 @@ const httpServer = z.strictObject({
   headers: z.record(z.string(), z.string()).default({}),
   /** Start the server for each pass, stop it after (a remote server run locally). */
   start: startSpec.optional(),
+  protocol,
 });
 export const serverSpec = z.union([workbenchServer, packageServer, stdioServer, httpServer], {
   error: 'expected {workbench: {...}}, {package, args, env, cwd}, {command, args, env, cwd} or {url, headers}',

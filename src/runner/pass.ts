@@ -100,7 +100,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
 
   const arm = parseArm(id.arm);
   // Remote servers the pass runs itself (`{url, start}`) are up before the lane connects.
-  await using remote = await startServers(rung, folder.workspace, CONNECT_TIMEOUT_MS, { signal: input.signal });
+  await using remote = await startServers(rung, folder.workspace, CONNECT_TIMEOUT_MS, { signal: input.signal, protocol: arm.protocol });
   if (remote.errors.length > 0) return startFailed(remote.errors, remote.refused);
   let lane: Lane;
   try {

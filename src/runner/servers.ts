@@ -103,14 +103,15 @@ function serverConfig(name: string, spec: ServerSpec, input: PassServerInput): S
     };
     return { command: process.execPath, args: [...WORKBENCH_ENTRY, JSON.stringify(options)], cwd: workspace };
   }
-  if ('url' in spec) return { url: substitutePort(spec.url, input.ports?.get(name)), headers: spec.headers };
+  const protocol = spec.protocol === undefined ? {} : { protocol: spec.protocol };
+  if ('url' in spec) return { url: substitutePort(spec.url, input.ports?.get(name)), headers: spec.headers, ...protocol };
   const env = Object.fromEntries(Object.entries(spec.env).map(([k, v]) => [k, substitute(v, workspace)]));
   const args = spec.args.map((arg) => substitute(arg, workspace));
   const cwd = substitute(spec.cwd ?? WORKSPACE_TOKEN, workspace);
   if ('package' in spec) {
-    return { ...nodePackage(spec.package, args, spec.bin === undefined ? {} : { bin: spec.bin }), env, cwd };
+    return { ...nodePackage(spec.package, args, spec.bin === undefined ? {} : { bin: spec.bin }), env, cwd, ...protocol };
   }
-  return nodeCommand({ command: spec.command, args, env, cwd });
+  return { ...nodeCommand({ command: spec.command, args, env, cwd }), ...protocol };
 }
 
 /** One line per server of the rung that cannot start as written; [] when all can. */

@@ -14,7 +14,9 @@ import { once } from 'node:events';
 import { createConnection, createServer } from 'node:net';
 import { constants } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
-import { getDefaultEnvironment, httpClientTransport, newClient } from '../mcp/client.ts';
+import { closeClient, connectClient, getDefaultEnvironment, httpClientTransport, newClient } from '../mcp/client.ts';
+import { DEFAULT_PROTOCOL } from '../mcp/protocols.ts';
+import type { Protocol } from '../mcp/protocols.ts';
 import { CLIENT_INFO, reasonOf } from '../lane/connections.ts';
 import { protocolRefusal, refusalLine } from '../lane/refusal.ts';
 import type { ProtocolRefusal } from '../lane/refusal.ts';
@@ -79,27 +81,22 @@ export interface NotAnswered {
 }
 
 /**
- * One MCP client's connect (`initialize`, then `notifications/initialized`) to `url`; undefined
- * when it answered, else why not. The probe's session is ended (DELETE) and its client closed,
- * so the server holds nothing of it when the lane connects.
+ * One MCP client's connect to `url` (`server/discover`, or `initialize` then
+ * `notifications/initialized`, as `protocol` says); undefined when it answered, else why not. A
+ * 2025 probe's session is ended (DELETE) and its client closed, so the server holds nothing of it
+ * when the lane connects.
  */
-export async function answersInitialize(url: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<NotAnswered | undefined> {
-  // A signal of the probe's own: the SDK leaves a listener on the one connect gets, and a
-  // server slow to boot is probed every READY_POLL_MS for up to the connect timeout.
-  const own = new AbortController();
-  const abort = () => own.abort(signal?.reason);
-  signal?.addEventListener('abort', abort, { once: true });
+export async function answersInitialize(url: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal,
+  protocol: Protocol = DEFAULT_PROTOCOL): Promise<NotAnswered | undefined> {
   const transport = httpClientTransport(url, headers);
-  const client = newClient(CLIENT_INFO);
+  const client = newClient(CLIENT_INFO, {}, protocol);
   try {
-    await client.connect(transport, { timeout: Math.max(1, timeoutMs), signal: own.signal });
-    await transport.terminateSession().catch(() => undefined);
+    await connectClient(client, transport, Math.max(1, timeoutMs), signal);
     return undefined;
   } catch (error) {
     return { why: reasonOf(error), refusal: protocolRefusal(error) };
   } finally {
-    signal?.removeEventListener('abort', abort);
-    await client.close().catch(() => undefined);
+    await closeClient(client, transport).catch(() => undefined);
   }
 }
 
@@ -117,6 +114,8 @@ export interface StartOptions {
   signal?: AbortSignal | undefined;
   /** Picks each try's port (freePort); a test hands out a port it holds itself. */
   choosePort?: () => Promise<number>;
+  /** Overrides each server's own protocol setting (the pass's arm says `protocol=`). */
+  protocol?: Protocol | undefined;
 }
 
 /** The command a `start` block runs, with `{workspace}` and `{port}` in place. */
@@ -151,7 +150,8 @@ export async function startServers(rung: Rung, workspace: string, timeoutMs: num
       const { command, args, env, cwd } = startCommand(spec as StartedSpec, workspace, port);
       const child = spawnGroup(command, args, { cwd, env: { ...getDefaultEnvironment(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
       children.push(child);
-      const server = { name, spec: spec as StartedSpec, port, child, deadline, timeoutMs, signal: options.signal };
+      const protocol = options.protocol ?? (spec as StartedSpec).protocol ?? DEFAULT_PROTOCOL;
+      const server = { name, spec: spec as StartedSpec, port, child, deadline, timeoutMs, signal: options.signal, protocol };
       const outcome = await untilReady(server);
       if (outcome.ready) {
         ports.set(name, port);
@@ -164,7 +164,7 @@ export async function startServers(rung: Rung, workspace: string, timeoutMs: num
       const where = [command, ...args].join(' ');
       if (outcome.refusal !== undefined) {
         refused = true;
-        failures[i] = refusalLine(name, where, outcome.refusal);
+        failures[i] = refusalLine(name, where, outcome.refusal, server.protocol);
         return;
       }
       const last = outcome.tail.trim().split('\n').at(-1)?.slice(0, 200);
@@ -185,6 +185,7 @@ interface Starting {
   deadline: number;
   timeoutMs: number;
   signal: AbortSignal | undefined;
+  protocol: Protocol;
 }
 
 type Readiness = { ready: true } | { ready: false; taken: boolean; why: string; tail: string; refusal?: ProtocolRefusal };
@@ -219,7 +220,7 @@ async function untilReady(server: Starting): Promise<Readiness> {
       return { ready: false, taken: true, why: `port ${port} was taken by another process before it bound it`, tail };
     }
     if (holder !== 'none') {
-      last = await answersInitialize(url, headers, server.deadline - performance.now(), signal);
+      last = await answersInitialize(url, headers, server.deadline - performance.now(), signal, server.protocol);
       // Without /proc, a server that exits just after someone else's answered was not ready.
       if (last === undefined && !hasExited(child)) return { ready: true };
       if (last?.refusal !== undefined) return { ready: false, taken: false, why: last.why, tail, refusal: last.refusal };

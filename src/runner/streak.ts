@@ -106,7 +106,7 @@ const UNTIL: Record<Culprit, string> = {
 };
 
 /** When to continue a run stopped at a protocol refusal: the server must change, not come back. */
-export const REFUSED_UNTIL = 'once the server serves a protocol revision Ladder speaks';
+const REFUSED_UNTIL = 'once the server, or the protocol setting it is given, is changed as the line says';
 
 /** A replay's divergence is the same on every try: its passes are findings to keep, not an outage to make again. */
 export function keepsTraces(by: Culprit): boolean {
@@ -118,10 +118,12 @@ export function keepsTraces(by: Culprit): boolean {
  * failed them all, else each party with its count, most first (`a server 2, the model 1`); and
  * when to continue.
  */
-export function blame(by: readonly Culprit[]): { who: string; until: string } {
+export function blame(by: readonly Culprit[], refused = false): { who: string; until: string } {
   const counts = new Map<Culprit, number>();
   for (const culprit of by) counts.set(culprit, (counts.get(culprit) ?? 0) + 1);
   const parties = [...counts].sort((a, b) => b[1] - a[1]);
-  if (parties.length === 1) return { who: `${WHO[parties[0]![0]]} failed`, until: UNTIL[parties[0]![0]] };
-  return { who: `failed by ${parties.map(([culprit, n]) => `${WHO[culprit]} ${n}`).join(', ')}`, until: 'once each of them answers' };
+  // A refusal is an answer, not an outage: waiting for the server to come back would not help.
+  const until = (otherwise: string) => (refused ? REFUSED_UNTIL : otherwise);
+  if (parties.length === 1) return { who: `${WHO[parties[0]![0]]} failed`, until: until(UNTIL[parties[0]![0]]) };
+  return { who: `failed by ${parties.map(([culprit, n]) => `${WHO[culprit]} ${n}`).join(', ')}`, until: until('once each of them answers') };
 }

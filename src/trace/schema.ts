@@ -261,6 +261,12 @@ export const toolsListShape = z.object({
    * the pass's previous turn; absent means the same tools as the turn before.
    */
   offered: z.array(toolSpecShape).optional(),
+  /**
+   * The MCP revision each connected server spoke (`{"wb": "2025-11-25", "v2": "2026-07-28"}`), on
+   * a pass's first listing and whenever it changes (a reconnect may land in another era); absent
+   * means as before, and in traces written before it was recorded.
+   */
+  protocols: z.record(z.string(), text).optional(),
 });
 
 export const toolCallShapeEvent = z.object({

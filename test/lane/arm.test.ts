@@ -45,7 +45,8 @@ describe('parseArm', () => {
 describe('parseArm messages', () => {
   const USAGE = 'expected "on", "off" or a list like "breaker=off,repeats=on" over breaker, circuit, repeats, deadline, roster, cap ' +
     '(values on|off, and breaker=tool); a list may start with "on" or "off" as its base (default on), ' +
-    'and may set ceiling or timeLimit to a number or a factor of the rung\'s own (ceiling=24, timeLimit=x0.5)';
+    'and may set ceiling or timeLimit to a number or a factor of the rung\'s own (ceiling=24, timeLimit=x0.5), ' +
+    'and protocol to auto, legacy, 2026-07-28';
   const message = (text: string): string => {
     try {
       parseArm(text);
@@ -64,6 +65,9 @@ describe('parseArm messages', () => {
     expect(message('cap=maybe')).toBe(`arm "cap=maybe": "cap=maybe" needs the value on or off; ${USAGE}`);
     expect(message('ceiling=0')).toBe(`arm "ceiling=0": "ceiling=0" needs a positive number (whole) or a factor like x2; ${USAGE}`);
     expect(message('timeLimit=x0')).toBe(`arm "timeLimit=x0": "timeLimit=x0" needs a positive number or a factor like x2; ${USAGE}`);
+    expect(message('protocol=2025-11-25')).toBe(`arm "protocol=2025-11-25": "protocol=2025-11-25" needs one of auto, legacy, 2026-07-28; ${USAGE}`);
+    expect(message('protocol')).toBe(`arm "protocol": "protocol" needs one of auto, legacy, 2026-07-28; ${USAGE}`);
+    expect(message('protocol=auto,protocol=legacy')).toBe(`arm "protocol=auto,protocol=legacy": protocol is set twice; ${USAGE}`);
   });
 
   it('reads a base and items with spaces around them', () => {
@@ -201,5 +205,29 @@ describe('arms that set step parameters', () => {
     // What the arm does not set stays the rung's.
     expect(stepValue(parseArm('timeLimit=90'), 'ceiling', 7)).toBe(7);
     expect(stepValue(parseArm('off'), 'timeLimit', 300)).toBe(300);
+  });
+});
+
+describe('arms that fix the MCP revision', () => {
+  it('set the protocol over every server\'s own, and leave it unset (each server\'s own) otherwise', () => {
+    expect(parseArm('on,protocol=legacy')).toEqual({ ...ARM_ON, protocol: 'legacy' });
+    expect(parseArm('off,protocol=2026-07-28')).toEqual({ ...ARM_OFF, protocol: '2026-07-28' });
+    expect(parseArm('protocol=auto,breaker=off')).toEqual({ ...ARM_ON, breaker: false, protocol: 'auto' });
+    expect(parseArm(' protocol = legacy ').protocol).toBe('legacy');
+    expect('protocol' in parseArm('on')).toBe(false);
+    expect('protocol' in parseArm('off,ceiling=x2')).toBe(false);
+  });
+
+  it('write the protocol last, after the step parameters, and parseArm reads it back', () => {
+    const texts = ['on,protocol=legacy', 'protocol=2026-07-28,ceiling=x2', 'off,protocol=auto', 'breaker=off,protocol=legacy,timeLimit=60'];
+    const arms = texts.map(parseArm);
+    expect(arms.map(formatArm)).toEqual([
+      'on,protocol=legacy',
+      'on,ceiling=x2,protocol=2026-07-28',
+      'off,protocol=auto',
+      'breaker=off,circuit=on,repeats=on,deadline=on,roster=on,cap=on,timeLimit=60,protocol=legacy',
+    ]);
+    for (const arm of arms) expect(parseArm(formatArm(arm))).toEqual(arm);
+    expect(Object.isFrozen(arms[0])).toBe(true);
   });
 });

@@ -1,8 +1,8 @@
 // The call pipeline alone: the real breaker, circuits and repeat guard in front of a wire that
 // answers as each test scripts it, with no server and no transport. Every decision is asserted
 // whole, so a field added or dropped (an errorType, a probe flag) fails here.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CallPipeline } from '../../src/lane/calls.ts';
 import type { CallSite, Mechanisms } from '../../src/lane/calls.ts';
@@ -27,7 +27,7 @@ function wire(...replies: (CallToolResult | (() => never))[]) {
 const throws = (error: unknown) => (): never => {
   throw error;
 };
-const timeout = () => new McpError(ErrorCode.RequestTimeout, 'Request timed out');
+const timeout = () => new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out');
 
 const site = (over: Partial<CallSite> = {}): CallSite => ({ name: 's__build', server: 's', key: 'k1', turn: 1, round: 1, ...over });
 
@@ -72,7 +72,7 @@ describe('what the wire answered', () => {
     const circuits = new ServerCircuits({ threshold: 1, clock: () => 0 });
     const breaker = new TurnBreaker();
     const p = pipeline({ circuits, breaker });
-    const decision = await p.call(site({ signal: stop.signal }), wire(throws(new McpError(ErrorCode.InternalError, 'aborted'))).send);
+    const decision = await p.call(site({ signal: stop.signal }), wire(throws(new ProtocolError(-32603, 'aborted'))).send);
     expect(decision).toEqual({
       text: 'The step ended while s__build was running, so the harness stopped waiting and asked the server to cancel it; the tool may still have done its work.',
       outcome: 'timeout',
@@ -96,7 +96,7 @@ describe('what the wire answered', () => {
 
   it('types a thrown protocol error by its code, any other error by its name, and anything else as Error', async () => {
     const decide = (error: unknown) => pipeline().call(site(), wire(throws(error)).send);
-    expect(await decide(new McpError(ErrorCode.InternalError, 'disk on fire'))).toEqual({
+    expect(await decide(new ProtocolError(-32603, 'disk on fire'))).toEqual({
       text: 'MCP error -32603: disk on fire', outcome: 'failed', errorType: '-32603',
     });
     expect(await decide(new TypeError('fetch failed'))).toEqual({ text: 'fetch failed', outcome: 'failed', errorType: 'TypeError' });
@@ -126,7 +126,7 @@ describe('the breaker', () => {
 
   it("remembers a failure for the server's incarnation that gave it: the restarted server is sent the call, and its own failure is kept", async () => {
     const p = pipeline({ breaker: new TurnBreaker() });
-    const { sent, send } = wire(throws(new McpError(ErrorCode.ConnectionClosed, 'Connection closed')), toolError('still broken'));
+    const { sent, send } = wire(throws(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed')), toolError('still broken'));
     await p.call(site({ round: 1, incarnation: 0 }), send);
     expect(await p.call(site({ round: 2, incarnation: 0 }), send)).toMatchObject({ outcome: 'refused' });
     expect(await p.call(site({ round: 3, incarnation: 1 }), send)).toEqual({ text: 'still broken', outcome: 'failed', errorType: 'tool_error' });

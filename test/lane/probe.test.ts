@@ -47,7 +47,7 @@ describe('a Streamable HTTP server', () => {
       servers: { gone: { url: `http://127.0.0.1:${port}/mcp` }, creds: { url: `http://me:pw-123@127.0.0.1:${port}/mcp?key=k-456` } },
     });
     const [gone, creds] = lane.startErrors.map((e) => e.message);
-    expect(gone).toBe(`server "gone" did not answer (http://127.0.0.1:${port}/mcp): fetch failed (ECONNREFUSED)`);
+    expect(gone).toBe(`server "gone" did not answer (http://127.0.0.1:${port}/mcp): Version negotiation probe failed: fetch failed (ECONNREFUSED)`);
     expect(creds).toMatch(new RegExp(`^server "creds" did not answer \\(http://127.0.0.1:${port}/mcp\\): `));
     expect(creds).not.toMatch(/pw-123|k-456/);
   });
@@ -59,7 +59,7 @@ describe('runProbe', () => {
     const code = await runProbe([url], { write: (line) => lines.push(line) });
     expect(code).toBe(0);
     expect(lines).toEqual([
-      `connected: ${url}`,
+      `connected: ${url} (MCP 2025-11-25)`,
       'roster: 2 tools (configured 1, reached 1, listed 1, registered 1, unavailable 0, cached 0)',
       '  probe__add_numbers  Adds two numbers',
       expect.stringMatching(/^ {2}harness__refresh_tools {2}Asks for every MCP server/),

@@ -825,7 +825,7 @@ const NEW_MODULES: NamedMutation[] = [
   },
   {
     name: "an HTTP server's lost session not read as a close", file: 'src/mcp/errors.ts',
-    edits: [{ search: 'if (error instanceof StreamableHTTPError) return error.code === 404;\n  return error instanceof TypeError', replace: 'if (error instanceof StreamableHTTPError) return false;\n  return false && error instanceof TypeError' }],
+    edits: [{ search: 'if (error instanceof SdkHttpError) return error.status === 404;\n  return causes(error).some(', replace: 'if (error instanceof SdkHttpError) return false;\n  return false && causes(error).some(' }],
     breaks: 'the gateway never connects again to an HTTP server that dropped', why: 'every call to it fails until the gateway is restarted by hand', tests: ['test/gateway/httpUpstream.test.ts'],
   },
   {

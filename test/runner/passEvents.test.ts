@@ -313,8 +313,8 @@ ${STEP('say it', 2, '[{ answer: { mentions: [alpha] } }]')}`);
     const { outcome, events } = await pass(rung, () => ({ text: 'alpha' }));
     expect(outcome).toEqual({
       passed: false, interrupted: false, steps: [],
-      error: `server "one" did not answer (http://127.0.0.1:${port}/one): fetch failed (ECONNREFUSED); `
-        + `server "two" did not answer (http://127.0.0.1:${port}/two): fetch failed (ECONNREFUSED)`,
+      error: `server "one" did not answer (http://127.0.0.1:${port}/one): Version negotiation probe failed: fetch failed (ECONNREFUSED); `
+        + `server "two" did not answer (http://127.0.0.1:${port}/two): Version negotiation probe failed: fetch failed (ECONNREFUSED)`,
     });
     expect(events.map((e) => e.type)).toEqual(['pass.start', 'pass.end']);
     expect(events[1]).toMatchObject({ passed: false, steps: 0, error: outcome.error });
@@ -325,11 +325,12 @@ ${STEP('say it', 2, '[{ answer: { mentions: [alpha] } }]')}`);
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    // The SDK v2 fixture told to speak 2026-07-28 only refuses the 2025 handshake: an answer every pass would get.
+    // The SDK v2 fixture that speaks 2026-07-28 only, given protocol: legacy, refuses the 2025
+    // handshake: an answer every pass would get.
     const rung = parseRung('r.yaml', `name: r
 description: d
 servers:
-  modern: { command: node, args: ${JSON.stringify([V2_SERVER, 'modern', 'stdio'])} }
+  modern: { command: node, args: ${JSON.stringify([V2_SERVER, 'modern', 'stdio'])}, protocol: legacy }
   gone: { url: "http://127.0.0.1:${port}/mcp" }
 steps:
 ${STEP('say it', 2, '[{ answer: { mentions: [alpha] } }]')}`);

@@ -144,6 +144,13 @@ describe('who the stop blames', () => {
     expect(blame(['model', 'server', 'server'])).toStrictEqual({ who: 'failed by a server 2, the model 1', until: 'once each of them answers' });
     expect(blame(['server', 'model', 'model', 'ladder'])).toStrictEqual({ who: 'failed by the model 2, a server 1, Ladder 1', until: 'once each of them answers' });
   });
+
+  it('says to continue once the server or its setting changes when it refused the protocol, not once it answers', () => {
+    const refusedUntil = 'once the server, or the protocol setting it is given, is changed as the line says';
+    expect(blame(['server'], true)).toStrictEqual({ who: 'a server failed', until: refusedUntil });
+    expect(blame(['server', 'model'], true)).toStrictEqual({ who: 'failed by a server 1, the model 1', until: refusedUntil });
+    expect(blame(['server'], false).until).toBe('once the server answers');
+  });
 });
 
 describe('why a pass errored', () => {

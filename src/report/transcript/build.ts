@@ -79,7 +79,7 @@ export interface StepRecord {
   timeLimitMs: number | undefined;
   prompt: Recorded | undefined;
   /** Tools offered when the turn opened; names when the trace recorded them. */
-  tools: { count: number; names: string[] | undefined; failed: string[] } | undefined;
+  tools: { count: number; names: string[] | undefined; failed: string[]; protocols?: Record<string, string> } | undefined;
   rounds: RoundRecord[];
   end: { passed: boolean; reason: StepEndReason; failedChecks: FailedCheck[]; rounds: number; calls: number; ms: number; error: string | undefined } | undefined;
 }
@@ -134,7 +134,9 @@ export class TranscriptBuilder {
       case 'tools.list': {
         // Absent `offered` means the same tools as the turn before (none recorded before: unknown).
         if (e.offered !== undefined) this.#names = e.offered.map((tool) => tool.name);
-        this.#step(e.turn - 1).tools = { count: e.tools, names: e.tools === 0 ? [] : this.#names, failed: e.failed };
+        this.#step(e.turn - 1).tools = {
+          count: e.tools, names: e.tools === 0 ? [] : this.#names, failed: e.failed, ...(e.protocols === undefined ? {} : { protocols: e.protocols }),
+        };
         return;
       }
       case 'model.request':

@@ -289,10 +289,20 @@ function sameTools(x: StepRecord['tools'], y: StepRecord['tools']): boolean {
 }
 
 /** The tools a step was offered; a list unchanged from the step before is not repeated. */
+/** The MCP revision each server spoke, where the listing recorded it (the pass's first, and after a change). */
+function revisions(protocols: Record<string, string> | undefined): string {
+  if (protocols === undefined) return '';
+  const spoken = Object.entries(protocols);
+  if (spoken.length === 0) return '';
+  const distinct = new Set(spoken.map(([, revision]) => revision));
+  const said = distinct.size === 1 ? [...distinct][0]! : spoken.map(([server, revision]) => `${server} ${revision}`).join(', ');
+  return `; MCP revision: ${said}`;
+}
+
 function toolsLine(s: StepRecord, before: StepRecord | undefined): string {
   const tools = s.tools;
   if (tools === undefined) return 'tools offered: not recorded';
-  const failed = tools.failed.length === 0 ? '' : `; listing failed: ${tools.failed.join(', ')}`;
+  const failed = (tools.failed.length === 0 ? '' : `; listing failed: ${tools.failed.join(', ')}`) + revisions(tools.protocols);
   if (tools.count === 0) return `no tools offered${failed}`;
   if (before !== undefined && sameTools(tools, before.tools)) return `${plural(tools.count, 'tool')} offered, the same as in step ${before.step}${failed}`;
   const names = tools.names === undefined ? ' (names not recorded)' : `: ${tools.names.join(', ')}`;

@@ -1,0 +1,84 @@
+// `ladder gateway` in front of servers of both MCP eras: the SDK v2 fixture that speaks only
+// 2026-07-28, beside a 2025 server (the crashy fixture, on the v1 SDK), each as a real stdio
+// process, with a user's client over Streamable HTTP. The status names the revision each
+// upstream speaks; one that refused the revision it was given is `refused`, is started once and
+// never again, and the other keeps answering.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startGateway } from '../../src/gateway/serve.ts';
+import type { RunningGateway } from '../../src/gateway/serve.ts';
+import { statusText } from '../../src/gateway/status.ts';
+import { status, textOf } from '../helpers/gateway.ts';
+import { fixtureLog, V2_SERVER } from '../helpers/v2Server.ts';
+
+const CRASHY = fileURLToPath(new URL('../fixtures/crashy-server.mjs', import.meta.url));
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.allSettled(open.splice(0).reverse().map((o) => o.close()));
+});
+
+async function gateway(servers: Record<string, unknown>, extra: Partial<Parameters<typeof startGateway>[0]> = {}): Promise<RunningGateway & { url: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'ladder-gateway-eras-'));
+  const file = join(dir, 'mcp.json');
+  writeFileSync(file, JSON.stringify({ mcpServers: servers }));
+  const running = await startGateway({ servers: file, transport: 'http', ...extra }, { env: { LADDER_STATE_DIR: join(dir, 'state') }, log: () => undefined });
+  open.push(running);
+  return running as RunningGateway & { url: string };
+}
+
+async function client(url: string): Promise<Client> {
+  const c = new Client({ name: 'user-client', version: '1.0.0' });
+  await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+  open.push(c);
+  return c;
+}
+
+const modern = (log: string) => ({ command: 'node', args: [V2_SERVER, 'modern', 'stdio'], env: { V2_FIXTURE_LOG: log } });
+const old = (dir: string) => ({ command: 'node', args: [CRASHY], env: { CRASHY_PIDS: join(dir, 'old.pids'), CRASHY_CANCELLED: join(dir, 'old.cancelled') } });
+
+describe('ladder gateway over both eras', () => {
+  it('serves a 2026-07-28-only server beside a 2025 one, and says which revision each speaks', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ladder-eras-'));
+    const { url } = await gateway({ v2: modern(join(dir, 'v2.log')), old: old(dir) });
+    const c = await client(url);
+    const names = (await c.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['v2__add', 'old__echo']));
+    expect(textOf(await c.callTool({ name: 'v2__add', arguments: { a: 4, b: 5 } }))).toBe('sum 9');
+    const s = await status(url);
+    expect(s.upstreams.map((u) => [u.name, u.state, u.protocol])).toEqual([['v2', 'up', '2026-07-28'], ['old', 'up', '2025-11-25']]);
+    const text = statusText(s);
+    expect(text[1]).toMatch(/^upstream +state +protocol +failures +restarts +tools +calls +p95 +last error$/);
+    expect(text[2]).toMatch(/^v2 +up +2026-07-28 +0 +0 +2 +1 /);
+  });
+
+  it('marks a server that refused the revision it was given refused, starts it once, never restarts it, and serves the rest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ladder-eras-'));
+    const log = join(dir, 'v2.log');
+    const { url } = await gateway({ v2: { ...modern(log), protocol: 'legacy' }, old: old(dir) });
+    const c = await client(url);
+    expect(textOf(await c.callTool({ name: 'old__echo', arguments: { n: 1 } }))).toBe('echo {"n":1}');
+    const s = await status(url);
+    const v2 = s.upstreams.find((u) => u.name === 'v2')!;
+    expect(v2).toMatchObject({ state: 'refused', protocol: null, restarts: 0 });
+    expect(v2.lastError).toMatch(/^server "v2" refused Ladder's protocol version \(.*\): it speaks 2026-07-28, .*give it protocol: auto in its server entry, or --protocol auto$/);
+    expect(v2.retryAt).toBeUndefined();
+    // The supervisor's first retry would come after a second: wait past it, and count the starts.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(fixtureLog(log).filter((line) => line.startsWith('start '))).toHaveLength(1);
+    expect(statusText(await status(url)).find((line) => line.startsWith('v2 '))).toMatch(/^v2 +refused +- +/);
+  });
+
+  it('speaks the revision --protocol names with every upstream, over the entries', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ladder-eras-'));
+    const { url } = await gateway({ v2: { ...modern(join(dir, 'v2.log')), protocol: 'legacy' } }, { protocol: '2026-07-28' });
+    const c = await client(url);
+    expect(textOf(await c.callTool({ name: 'v2__echo', arguments: { text: 'hi' } }))).toBe('hi');
+    expect((await status(url)).upstreams[0]).toMatchObject({ state: 'up', protocol: '2026-07-28' });
+    expect(readFileSync(join(dir, 'v2.log'), 'utf8')).toMatch(/^start \d+\n$/);
+  });
+});
