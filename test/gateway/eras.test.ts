@@ -7,13 +7,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGateway } from '../../src/gateway/serve.ts';
-import type { RunningGateway } from '../../src/gateway/serve.ts';
+import type { GatewayRequest, RunningGateway } from '../../src/gateway/serve.ts';
 import { statusText } from '../../src/gateway/status.ts';
-import { status, textOf } from '../helpers/gateway.ts';
+import { httpGateway, status, textOf, userClient } from '../helpers/gateway.ts';
 import { fixtureLog, V2_SERVER } from '../helpers/v2Server.ts';
 
 const CRASHY = fileURLToPath(new URL('../fixtures/crashy-server.mjs', import.meta.url));
@@ -22,18 +20,17 @@ afterEach(async () => {
   await Promise.allSettled(open.splice(0).reverse().map((o) => o.close()));
 });
 
-async function gateway(servers: Record<string, unknown>, extra: Partial<Parameters<typeof startGateway>[0]> = {}): Promise<RunningGateway & { url: string }> {
+async function gateway(servers: Record<string, unknown>, extra: Partial<GatewayRequest> = {}): Promise<RunningGateway & { url: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'ladder-gateway-eras-'));
   const file = join(dir, 'mcp.json');
   writeFileSync(file, JSON.stringify({ mcpServers: servers }));
-  const running = await startGateway({ servers: file, transport: 'http', ...extra }, { env: { LADDER_STATE_DIR: join(dir, 'state') }, log: () => undefined });
+  const running = await httpGateway(file, dir, extra);
   open.push(running);
-  return running as RunningGateway & { url: string };
+  return running;
 }
 
 async function client(url: string): Promise<Client> {
-  const c = new Client({ name: 'user-client', version: '1.0.0' });
-  await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const c = await userClient(url);
   open.push(c);
   return c;
 }

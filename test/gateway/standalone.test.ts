@@ -13,8 +13,8 @@ import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway } from '../../src/gateway/serve.ts';
 import { abortableSleep } from '../../src/gateway/standalone.ts';
-import type { RunningGateway } from '../../src/gateway/serve.ts';
-import { status, textOf, until } from '../helpers/gateway.ts';
+import type { GatewayRequest, RunningGateway } from '../../src/gateway/serve.ts';
+import { httpGateway, status, textOf, until, userClient } from '../helpers/gateway.ts';
 
 const CRASHY = fileURLToPath(new URL('../fixtures/crashy-server.mjs', import.meta.url));
 const open: { close(): Promise<void> }[] = [];
@@ -36,17 +36,14 @@ const crashy = (dir: string, name: string) => ({
   command: 'node', args: [CRASHY], env: { CRASHY_PIDS: join(dir, `${name}.pids`), CRASHY_CANCELLED: join(dir, `${name}.cancelled`), API_KEY: `secret-${name}-0123456789` },
 });
 
-async function gateway(dir: string, extra: Partial<Parameters<typeof startGateway>[0]> = {}): Promise<RunningGateway & { url: string }> {
-  const running = await startGateway({
-    servers: serversFile(dir, { a: crashy(dir, 'a'), b: crashy(dir, 'b') }), transport: 'http', ...extra,
-  }, { env: { LADDER_STATE_DIR: join(dir, 'state') }, log: () => undefined });
+async function gateway(dir: string, extra: Partial<GatewayRequest> = {}): Promise<RunningGateway & { url: string }> {
+  const running = await httpGateway(serversFile(dir, { a: crashy(dir, 'a'), b: crashy(dir, 'b') }), dir, extra);
   open.push(running);
-  return running as RunningGateway & { url: string };
+  return running;
 }
 
 async function client(url: string): Promise<Client> {
-  const c = new Client({ name: 'user-client', version: '1.0.0' });
-  await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const c = await userClient(url);
   open.push(c);
   return c;
 }

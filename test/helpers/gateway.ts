@@ -1,7 +1,25 @@
-// What the gateway tests read of a running `ladder gateway`: a call's text, its status, and a
-// poll until that status says something.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+// What the gateway tests do with a running `ladder gateway`: start one over HTTP, connect a
+// user's client to it, and read a call's text, its status, and a poll until that status says
+// something.
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startGateway } from '../../src/gateway/serve.ts';
+import type { GatewayRequest, RunningGateway } from '../../src/gateway/serve.ts';
 import type { GatewayStatus } from '../../src/gateway/status.ts';
+
+/** `ladder gateway --transport http` over the servers file `servers`, its state under `dir`, quiet. */
+export async function httpGateway(servers: string, dir: string, extra: Partial<GatewayRequest> = {}): Promise<RunningGateway & { url: string }> {
+  const running = await startGateway({ servers, transport: 'http', ...extra }, { env: { LADDER_STATE_DIR: join(dir, 'state') }, log: () => undefined });
+  return running as RunningGateway & { url: string };
+}
+
+/** A user's client (the MCP SDK's), connected to the gateway at `url`. */
+export async function userClient(url: string): Promise<Client> {
+  const client = new Client({ name: 'user-client', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
 
 export const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string => (result.content as { text: string }[])[0]!.text;
 
