@@ -1,4 +1,5 @@
-// The lane's cost per tool call against the raw SDK `Client.callTool`, all over the SDK's
+// The lane's cost per tool call against the raw SDK `Client.callTool` (the SDK v2 client the
+// lane uses, in the 2025 era that the in-process server speaks), all over the SDK's
 // in-memory transport to identical servers. Five paths are timed in every round: raw; the
 // lane with every mechanism off (the harness's plumbing: call key, hash, trace); the lane with
 // every mechanism on; the same without a trace, to show the trace's share; and raw again with
@@ -11,11 +12,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS, hashCallKey, Lane } from '../src/lane/index.ts';
 import { resultText } from '../src/lane/text.ts';
@@ -72,11 +73,11 @@ async function laneOn(dir: string, arm: 'on' | 'off', traced = true): Promise<{ 
 export async function benchLane(options: LaneBenchOptions = {}): Promise<Record<string, number | string>> {
   const { rounds = 40, callsPerRound = 500, warmupRounds = 5 } = options;
   const dir = mkdtempSync(join(tmpdir(), 'ladder-bench-'));
-  const raw = new Client({ name: 'raw', version: '1.0.0' });
+  const raw = new Client({ name: 'raw', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
   await raw.connect(await serverTransport());
   await raw.listTools();
   // A client of its own, so the raw path's client never sees a progress token.
-  const rawDeadline = new Client({ name: 'raw', version: '1.0.0' });
+  const rawDeadline = new Client({ name: 'raw', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
   await rawDeadline.connect(await serverTransport());
   await rawDeadline.listTools();
   const deadlineOptions = {
@@ -88,7 +89,7 @@ export async function benchLane(options: LaneBenchOptions = {}): Promise<Record<
     const args = { id };
     const started = performance.now();
     const key = callKey('bench__lookup', args);
-    const result = (await rawDeadline.callTool({ name: 'lookup', arguments: args }, undefined, deadlineOptions)) as CallToolResult;
+    const result = (await rawDeadline.callTool({ name: 'lookup', arguments: args }, deadlineOptions)) as CallToolResult;
     const text = resultText(result);
     floorTrace.emit({
       type: 'tool.call', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'bench__lookup', turn: 1, round: 1, server: 'bench',
@@ -104,7 +105,7 @@ export async function benchLane(options: LaneBenchOptions = {}): Promise<Record<
     off: (id) => off.lane.call('bench__lookup', { id }, { round: 1 }),
     on: (id) => on.lane.call('bench__lookup', { id }, { round: 1 }),
     untraced: (id) => untraced.lane.call('bench__lookup', { id }, { round: 1 }),
-    rawDeadline: (id) => rawDeadline.callTool({ name: 'lookup', arguments: { id } }, undefined, deadlineOptions),
+    rawDeadline: (id) => rawDeadline.callTool({ name: 'lookup', arguments: { id } }, deadlineOptions),
     floor,
   };
   const paths: Path[] = ['raw', 'off', 'on', 'untraced', 'rawDeadline', 'floor'];

@@ -1,6 +1,7 @@
 // The lane's overhead where users feel it: tool calls to a real server in another process.
 // `@modelcontextprotocol/server-everything` over stdio, its `echo` tool, called by the raw SDK
-// `Client.callTool` with the request options the lane's deadline sends (timeout,
+// `Client.callTool` (the SDK v2 client the lane uses, in the 2025 era, which is what the lane
+// negotiates with this server) with the request options the lane's deadline sends (timeout,
 // maxTotalTimeout, reset on progress, a progress handler) and by the lane with every mechanism
 // on and a trace written to a JSONL file. Each side has its own server process, started the
 // way the lane starts one. Paired rounds, the order rotating; the median of the ratios.
@@ -12,9 +13,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS, hashCallKey, Lane, nodePackage } from '../src/lane/index.ts';
 import { spawnArgs } from '../src/lane/connections.ts';
 import { resultText } from '../src/lane/text.ts';
@@ -38,7 +39,7 @@ export async function benchLaneStdio(options: LaneStdioBenchOptions = {}): Promi
   const { rounds = 30, callsPerRound = 200, warmupRounds = 3 } = options;
   const server = nodePackage('@modelcontextprotocol/server-everything', ['stdio']);
   const dir = mkdtempSync(join(tmpdir(), 'ladder-bench-stdio-'));
-  const raw = new Client({ name: 'raw', version: '1.0.0' });
+  const raw = new Client({ name: 'raw', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
   await raw.connect(new StdioClientTransport({ command: server.command, args: spawnArgs(server.command, server.args ?? []), stderr: 'ignore' }));
   await raw.listTools();
   const floorTrace = TraceWriter.open(join(dir, 'floor.jsonl'));
@@ -52,7 +53,7 @@ export async function benchLaneStdio(options: LaneStdioBenchOptions = {}): Promi
     const args = { message: `m${id}` };
     const started = performance.now();
     const key = callKey('ev__echo', args);
-    const result = (await raw.callTool({ name: 'echo', arguments: args }, undefined, deadline)) as CallToolResult;
+    const result = (await raw.callTool({ name: 'echo', arguments: args }, deadline)) as CallToolResult;
     const text = resultText(result);
     floorTrace.emit({
       type: 'tool.call', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'ev__echo', turn: 1, round: 1, server: 'ev',
@@ -70,7 +71,7 @@ export async function benchLaneStdio(options: LaneStdioBenchOptions = {}): Promi
     for (let r = 0; r < warmupRounds + rounds; r += 1) {
       await lane.openTurn();
       const base = r * callsPerRound;
-      const timeRaw = () => timeBatch(callsPerRound, base, (id) => raw.callTool({ name: 'echo', arguments: { message: `m${id}` } }, undefined, deadline));
+      const timeRaw = () => timeBatch(callsPerRound, base, (id) => raw.callTool({ name: 'echo', arguments: { message: `m${id}` } }, deadline));
       const timeLane = () => timeBatch(callsPerRound, base, (id) => lane.call('ev__echo', { message: `m${id}` }, { round: 1 }));
       const timeFloor = () => timeBatch(callsPerRound, base, floorCall);
       const paths = [timeRaw, timeLane, timeFloor];

@@ -16,6 +16,9 @@ export const BENCHMARKS: Record<string, () => Promise<Figures>> = {
   lane: async () => (await import('./lane.ts')).benchLane(),
   // The same lane against a real server over stdio, where a user feels it.
   laneStdio: async () => (await import('./laneStdio.ts')).benchLaneStdio(),
+  // The MCP eras against a server that speaks both: negotiation per connection (auto, pinned,
+  // legacy), and the lane's overhead per call in each era beside its floor.
+  eras: async () => (await import('./eras.ts')).benchEras(),
   // Every rung, 10 passes (and 30, to show memory stays flat), both arms, synthetic agents.
   runner: async () => ({ ...(await (await import('./runner.ts')).benchRunner()) }),
   // 100,000 tool-call events summarised in a child process: its own peak RSS, nothing else's.

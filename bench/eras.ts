@@ -1,0 +1,138 @@
+// What the two MCP eras cost, against a server that speaks both: the SDK v2 fixture
+// (test/fixtures/v2-server.mjs dual), over stdio, a process per connection, as a pass starts one.
+//
+// - Negotiation per connection: Lane.connect and close to one server with `protocol: auto` (it
+//   asks `server/discover`, gets 2026-07-28) against the same with the revision pinned
+//   (`2026-07-28`: the probe still runs, but no fallback is possible) and with `legacy` (the
+//   2025 handshake: `initialize`, `notifications/initialized`). Paired rounds, the order
+//   rotating; the median of the ratios. The process start dominates each connect; the ratio says
+//   what the probe adds to it.
+// - The lane's overhead per call in each era: `add` called by the lane (every mechanism on, a
+//   trace written) against the SDK v2 client's own callTool on a connection of the same era,
+//   beside the floor (the raw call plus what the trace format requires: call key, its sha256,
+//   the result's text, one JSON line), as bench/laneStdio.ts measures it for a 2025 server.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS, hashCallKey, Lane } from '../src/lane/index.ts';
+import { spawnArgs } from '../src/lane/connections.ts';
+import { resultText } from '../src/lane/text.ts';
+import type { Protocol } from '../src/mcp/protocols.ts';
+import { callKey } from '../src/reliability/index.ts';
+import { TraceWriter } from '../src/trace/index.ts';
+import { median, round2, round3 } from './processes.ts';
+
+const DUAL = fileURLToPath(new URL('../test/fixtures/v2-server.mjs', import.meta.url));
+const SERVER = { command: process.execPath, args: [DUAL, 'dual', 'stdio'] };
+
+export interface ErasBenchOptions {
+  /** Paired rounds of one connect per setting. */
+  connectRounds?: number;
+  /** Rounds of calls per era, and calls per round. */
+  callRounds?: number;
+  callsPerRound?: number;
+}
+
+async function connectMs(protocol: Protocol): Promise<number> {
+  const started = performance.now();
+  const lane = await Lane.connect({ servers: { v2: { ...SERVER, protocol } }, arm: 'on' });
+  const ms = performance.now() - started;
+  if (lane.startErrors.length > 0) throw lane.startErrors[0];
+  await lane.close();
+  return ms;
+}
+
+async function timeBatch(calls: number, base: number, call: (id: number) => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < calls; i += 1) await call(base + i);
+  return ((performance.now() - started) * 1000) / calls;
+}
+
+/** Lane, raw and floor micros per call, and the two ratios, over one era. */
+async function callsIn(era: 'legacy' | '2026-07-28', rounds: number, callsPerRound: number): Promise<Record<string, number>> {
+  const dir = mkdtempSync(join(tmpdir(), 'ladder-bench-eras-'));
+  const raw = new Client({ name: 'raw', version: '1.0.0' }, { versionNegotiation: { mode: era === 'legacy' ? 'legacy' : { pin: era } } });
+  await raw.connect(new StdioClientTransport({ command: SERVER.command, args: spawnArgs(SERVER.command, SERVER.args), stderr: 'ignore' }));
+  const trace = TraceWriter.open(join(dir, 'lane.jsonl'));
+  const floorTrace = TraceWriter.open(join(dir, 'floor.jsonl'));
+  const lane = await Lane.connect({ servers: { v2: { ...SERVER, protocol: era } }, arm: 'on', emit: trace.emit });
+  const deadline = { timeout: DEFAULT_CALL_TIMEOUT_MS, maxTotalTimeout: DEFAULT_MAX_TOTAL_TIMEOUT_MS, resetTimeoutOnProgress: true, onprogress: () => undefined };
+  const rawCall = (id: number) => raw.callTool({ name: 'add', arguments: { a: id, b: 1 } }, deadline);
+  const floorCall = async (id: number): Promise<void> => {
+    const args = { a: id, b: 1 };
+    const started = performance.now();
+    const key = callKey('v2__add', args);
+    const text = resultText(await rawCall(id));
+    floorTrace.emit({
+      type: 'tool.call', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'v2__add', turn: 1, round: 1, server: 'v2',
+      tool: 'add', key: hashCallKey(key), outcome: 'ok', ms: performance.now() - started, argBytes: key.length, resultBytes: text.length,
+      deterministic: false,
+    });
+  };
+  const lanes: number[] = [];
+  const raws: number[] = [];
+  const floors: number[] = [];
+  try {
+    if (lane.startErrors.length > 0) throw lane.startErrors[0];
+    await lane.openTurn();
+    for (let r = 0; r < rounds + 1; r += 1) {
+      const base = r * callsPerRound;
+      const paths = [
+        () => timeBatch(callsPerRound, base, rawCall),
+        () => timeBatch(callsPerRound, base, (id) => lane.call('v2__add', { a: id, b: 1 }, { round: 1 })),
+        () => timeBatch(callsPerRound, base, floorCall),
+      ];
+      const t = [0, 0, 0];
+      for (let i = 0; i < paths.length; i += 1) {
+        const which = (i + r) % paths.length;
+        t[which] = await paths[which]!();
+      }
+      if (r === 0) continue; // warm-up
+      raws.push(t[0]!);
+      lanes.push(t[1]!);
+      floors.push(t[2]!);
+    }
+  } finally {
+    await Promise.all([lane.close(), raw.close()]);
+    trace.close();
+    floorTrace.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const name = era === 'legacy' ? 'Legacy' : 'Modern';
+  const ratio = (a: number[], b: number[]) => round3(median(a.map((x, i) => x / b[i]!)));
+  return {
+    [`eras${name}RawMicrosPerCall`]: round2(median(raws)),
+    [`eras${name}LaneMicrosPerCall`]: round2(median(lanes)),
+    [`eras${name}OverheadRatio`]: ratio(lanes, raws),
+    [`eras${name}FloorRatio`]: ratio(floors, raws),
+  };
+}
+
+export async function benchEras(options: ErasBenchOptions = {}): Promise<Record<string, number>> {
+  const { connectRounds = 20, callRounds = 10, callsPerRound = 200 } = options;
+  const settings: Protocol[] = ['auto', '2026-07-28', 'legacy'];
+  const times = new Map<Protocol, number[]>(settings.map((s) => [s, []]));
+  await connectMs('auto'); // warm-up: the fixture's modules into the page cache
+  for (let r = 0; r < connectRounds; r += 1) {
+    for (let i = 0; i < settings.length; i += 1) {
+      const setting = settings[(i + r) % settings.length]!;
+      times.get(setting)!.push(await connectMs(setting));
+    }
+  }
+  const auto = times.get('auto')!;
+  const pinned = times.get('2026-07-28')!;
+  const legacy = times.get('legacy')!;
+  return {
+    erasConnectAutoMs: round2(median(auto)),
+    erasConnectPinnedMs: round2(median(pinned)),
+    erasConnectLegacyMs: round2(median(legacy)),
+    erasConnectAutoVsPinnedRatio: round3(median(auto.map((x, i) => x / pinned[i]!))),
+    erasConnectAutoVsLegacyRatio: round3(median(auto.map((x, i) => x / legacy[i]!))),
+    erasConnectRounds: connectRounds,
+    ...(await callsIn('legacy', callRounds, callsPerRound)),
+    ...(await callsIn('2026-07-28', callRounds, callsPerRound)),
+  };
+}
