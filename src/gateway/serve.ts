@@ -13,6 +13,7 @@ import type { Secret, TraceEventInput } from '../trace/index.ts';
 import { GatewayOtlp } from './otlp.ts';
 import { gatewayServer } from './mcp/server.ts';
 import { serveGatewayHttp } from './mcp/http.ts';
+import { modernGatewayHandler } from './mcp/modern.ts';
 import type { GatewayHttp } from './mcp/http.ts';
 import { StandaloneGateway } from './standalone.ts';
 import { gatewaysDir, StateFile } from './stateFile.ts';
@@ -155,7 +156,7 @@ export async function startGateway(request: GatewayRequest, world: GatewayWorld)
   };
   try {
     http = await serveGatewayHttp({
-      newServer, host: request.host ?? '127.0.0.1', port: request.port ?? 0, ...(token === undefined || token === '' ? {} : { token }),
+      newServer, modern: modernGatewayHandler(gateway), host: request.host ?? '127.0.0.1', port: request.port ?? 0, ...(token === undefined || token === '' ? {} : { token }),
       allowRemote: token !== undefined && token !== '', extraGet: statusGet, log: world.log,
       ...(idle === undefined ? {} : { sessionIdleMs: idle * 1000 }),
     });

@@ -17,3 +17,10 @@ export {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+
+// The SDK's v2 server side, for what Ladder serves in the 2026-07-28 era: a server built per
+// request (no session), the web-standard handler that serves it, and the predicate that tells a
+// 2025 request (initialize, a session's traffic) from a 2026-07-28 one (`server/discover`, a
+// request carrying the per-request `_meta` envelope).
+export { createMcpHandler, isLegacyRequest, Server as ModernServer } from '@modelcontextprotocol/server';
+export type { McpHttpHandler } from '@modelcontextprotocol/server';

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayRequest, RunningGateway } from '../../src/gateway/serve.ts';
@@ -68,6 +69,32 @@ describe('ladder gateway over both eras', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect(fixtureLog(log).filter((line) => line.startsWith('start '))).toHaveLength(1);
     expect(statusText(await status(url)).find((line) => line.startsWith('v2 '))).toMatch(/^v2 +refused +- +/);
+  });
+
+  it('answers a client pinned to 2026-07-28 and one pinned to 2025-11-25 at once, through the same layer, on one endpoint', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ladder-eras-'));
+    const { url } = await gateway({ old: old(dir) });
+    const connect = async (mode: 'legacy' | { pin: string }) => {
+      const c = new V2Client({ name: 'pinned', version: '1.0.0' }, { versionNegotiation: { mode } });
+      await c.connect(new V2HttpTransport(new URL(url)));
+      open.push(c);
+      return c;
+    };
+    const modernClient = await connect({ pin: '2026-07-28' });
+    const legacyClient = await connect('legacy');
+    expect([modernClient.getNegotiatedProtocolVersion(), legacyClient.getNegotiatedProtocolVersion()]).toEqual(['2026-07-28', '2025-11-25']);
+    for (const c of [modernClient, legacyClient]) {
+      expect((await c.listTools()).tools.map((t) => t.name)).toContain('old__echo');
+    }
+    expect(textOf(await modernClient.callTool({ name: 'old__echo', arguments: { n: 1 } }))).toBe('echo {"n":1}');
+    expect(textOf(await legacyClient.callTool({ name: 'old__echo', arguments: { n: 2 } }))).toBe('echo {"n":2}');
+    // The breaker is the gateway's, whichever era a call came in: a call that failed in the
+    // turn is refused to the other client too (one turn: no tools/list came between).
+    const failed = await modernClient.callTool({ name: 'old__fail', arguments: {} });
+    expect(failed.isError).toBe(true);
+    expect(textOf(await legacyClient.callTool({ name: 'old__fail', arguments: {} }))).toMatch(/Not sent again: the identical call failed at round \d+ of this turn/);
+    // Only the 2025 client holds a session.
+    expect((await status(url)).sessions).toBe(1);
   });
 
   it('speaks the revision --protocol names with every upstream, over the entries', async () => {

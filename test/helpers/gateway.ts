@@ -21,7 +21,8 @@ export async function userClient(url: string): Promise<Client> {
   return client;
 }
 
-export const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string => (result.content as { text: string }[])[0]!.text;
+/** The first text of a call's result, from either SDK line's client. */
+export const textOf = (result: unknown): string => (result as { content: { text: string }[] }).content[0]!.text;
 
 export async function status(url: string): Promise<GatewayStatus> {
   return (await (await fetch(new URL('/status', url))).json()) as GatewayStatus;

@@ -6,8 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import type { Server } from '../../mcp/types.ts';
-import { isInitializeRequest, StreamableHTTPServerTransport } from '../../mcp/server.ts';
+import { isInitializeRequest, isLegacyRequest, StreamableHTTPServerTransport } from '../../mcp/server.ts';
+import type { McpHttpHandler } from '../../mcp/server.ts';
 import { header, readJson, reply } from '../../server/http.ts';
 import { checkBind, makeGuard } from '../../server/httpGuard.ts';
 
@@ -26,8 +28,10 @@ export const SESSION_IDLE_MS = 10 * 60_000;
 export const GATEWAY_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export interface GatewayHttpOptions {
-  /** A new MCP server for each session. */
+  /** A new MCP server for each session (the 2025 revisions). */
   newServer: () => Server;
+  /** Serves the 2026-07-28 revision on the same endpoint: requests with no session that are not 2025 ones (modern.ts). */
+  modern?: McpHttpHandler;
   host?: string;
   /** 0 (default) picks a free port. */
   port?: number;
@@ -57,6 +61,27 @@ interface Session {
   open: number;
   /** Ends the session when it fires: armed while nothing is open. */
   idle?: NodeJS.Timeout;
+}
+
+/** The request as the SDK's web-standard handler takes it; its body was read already, and is passed parsed beside it. */
+function webRequest(req: IncomingMessage, body: unknown): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
+  }
+  return new Request(`http://gateway${req.url ?? '/mcp'}`, { method: 'POST', headers, body: JSON.stringify(body) });
+}
+
+/** Writes a web-standard response (JSON, or an SSE stream) to the Node one. */
+async function served(res: ServerResponse, response: Response): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  const stream = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
+  res.once('close', () => stream.destroy());
+  stream.on('error', () => res.destroy()).pipe(res);
 }
 
 export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<GatewayHttp> {
@@ -121,7 +146,14 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       if (body === undefined) return;
       if (sessionId === undefined) {
         const initialize = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
-        if (!initialize) return reply(res, 400, 'Bad Request: no Mcp-Session-Id; start with an initialize request');
+        if (!initialize && options.modern !== undefined) {
+          const request = webRequest(req, body);
+          if (!(await isLegacyRequest(request, body))) return served(res, await options.modern.fetch(request, { parsedBody: body }));
+        }
+        if (!initialize) {
+          const modern = options.modern === undefined ? '' : ', or with server/discover for the 2026-07-28 revision';
+          return reply(res, 400, `Bad Request: no Mcp-Session-Id; start with an initialize request${modern}`);
+        }
         if (sessions.size >= MAX_SESSIONS) return reply(res, 503, `Too many sessions (${MAX_SESSIONS}); close some first`);
         const session = await openSession();
         track(session, res);
@@ -168,6 +200,7 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       for (const session of sessions.values()) clearTimeout(session.idle);
       await Promise.allSettled([...sessions.values()].map((session) => session.server.close()));
       sessions.clear();
+      await options.modern?.close().catch(() => undefined);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     })();
