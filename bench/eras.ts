@@ -17,12 +17,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS, hashCallKey, Lane } from '../src/lane/index.ts';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS, Lane } from '../src/lane/index.ts';
 import { spawnArgs } from '../src/lane/connections.ts';
-import { resultText } from '../src/lane/text.ts';
 import type { Protocol } from '../src/mcp/protocols.ts';
-import { callKey } from '../src/reliability/index.ts';
 import { TraceWriter } from '../src/trace/index.ts';
+import { floorCall } from './floor.ts';
 import { median, round2, round3 } from './processes.ts';
 
 const DUAL = fileURLToPath(new URL('../test/fixtures/v2-server.mjs', import.meta.url));
@@ -61,17 +60,7 @@ async function callsIn(era: 'legacy' | '2026-07-28', rounds: number, callsPerRou
   const lane = await Lane.connect({ servers: { v2: { ...SERVER, protocol: era } }, arm: 'on', emit: trace.emit });
   const deadline = { timeout: DEFAULT_CALL_TIMEOUT_MS, maxTotalTimeout: DEFAULT_MAX_TOTAL_TIMEOUT_MS, resetTimeoutOnProgress: true, onprogress: () => undefined };
   const rawCall = (id: number) => raw.callTool({ name: 'add', arguments: { a: id, b: 1 } }, deadline);
-  const floorCall = async (id: number): Promise<void> => {
-    const args = { a: id, b: 1 };
-    const started = performance.now();
-    const key = callKey('v2__add', args);
-    const text = resultText(await rawCall(id));
-    floorTrace.emit({
-      type: 'tool.call', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'v2__add', turn: 1, round: 1, server: 'v2',
-      tool: 'add', key: hashCallKey(key), outcome: 'ok', ms: performance.now() - started, argBytes: key.length, resultBytes: text.length,
-      deterministic: false,
-    });
-  };
+  const floorOne = (id: number): Promise<void> => floorCall(floorTrace.emit, 'v2', 'add', { a: id, b: 1 }, () => rawCall(id));
   const lanes: number[] = [];
   const raws: number[] = [];
   const floors: number[] = [];
@@ -83,7 +72,7 @@ async function callsIn(era: 'legacy' | '2026-07-28', rounds: number, callsPerRou
       const paths = [
         () => timeBatch(callsPerRound, base, rawCall),
         () => timeBatch(callsPerRound, base, (id) => lane.call('v2__add', { a: id, b: 1 }, { round: 1 })),
-        () => timeBatch(callsPerRound, base, floorCall),
+        () => timeBatch(callsPerRound, base, floorOne),
       ];
       const t = [0, 0, 0];
       for (let i = 0; i < paths.length; i += 1) {

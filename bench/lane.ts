@@ -16,12 +16,10 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS, hashCallKey, Lane } from '../src/lane/index.ts';
-import { resultText } from '../src/lane/text.ts';
-import { callKey } from '../src/reliability/index.ts';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS, Lane } from '../src/lane/index.ts';
 import { TraceWriter } from '../src/trace/index.ts';
+import { floorCall } from './floor.ts';
 
 export interface LaneBenchOptions {
   rounds?: number;
@@ -85,18 +83,8 @@ export async function benchLane(options: LaneBenchOptions = {}): Promise<Record<
     onprogress: () => undefined,
   };
   const floorTrace = TraceWriter.open(join(dir, 'floor.jsonl'));
-  const floor = async (id: number): Promise<void> => {
-    const args = { id };
-    const started = performance.now();
-    const key = callKey('bench__lookup', args);
-    const result = (await rawDeadline.callTool({ name: 'lookup', arguments: args }, deadlineOptions)) as CallToolResult;
-    const text = resultText(result);
-    floorTrace.emit({
-      type: 'tool.call', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'bench__lookup', turn: 1, round: 1, server: 'bench',
-      tool: 'lookup', key: hashCallKey(key), outcome: 'ok', ms: performance.now() - started, argBytes: key.length, resultBytes: text.length,
-      deterministic: true,
-    });
-  };
+  const floor = (id: number): Promise<void> =>
+    floorCall(floorTrace.emit, 'bench', 'lookup', { id }, () => rawDeadline.callTool({ name: 'lookup', arguments: { id } }, deadlineOptions), true);
   const on = await laneOn(dir, 'on');
   const off = await laneOn(dir, 'off');
   const untraced = await laneOn(dir, 'on', false);

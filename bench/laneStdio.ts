@@ -15,12 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { CallToolResult } from '@modelcontextprotocol/client';
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS, hashCallKey, Lane, nodePackage } from '../src/lane/index.ts';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS, Lane, nodePackage } from '../src/lane/index.ts';
 import { spawnArgs } from '../src/lane/connections.ts';
-import { resultText } from '../src/lane/text.ts';
-import { callKey } from '../src/reliability/index.ts';
 import { TraceWriter } from '../src/trace/index.ts';
+import { floorCall } from './floor.ts';
 import { median, round2, round3 } from './processes.ts';
 
 export interface LaneStdioBenchOptions {
@@ -49,18 +47,8 @@ export async function benchLaneStdio(options: LaneStdioBenchOptions = {}): Promi
     timeout: DEFAULT_CALL_TIMEOUT_MS, maxTotalTimeout: DEFAULT_MAX_TOTAL_TIMEOUT_MS, resetTimeoutOnProgress: true,
     onprogress: () => undefined,
   };
-  const floorCall = async (id: number): Promise<void> => {
-    const args = { message: `m${id}` };
-    const started = performance.now();
-    const key = callKey('ev__echo', args);
-    const result = (await raw.callTool({ name: 'echo', arguments: args }, deadline)) as CallToolResult;
-    const text = resultText(result);
-    floorTrace.emit({
-      type: 'tool.call', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'ev__echo', turn: 1, round: 1, server: 'ev',
-      tool: 'echo', key: hashCallKey(key), outcome: 'ok', ms: performance.now() - started, argBytes: key.length, resultBytes: text.length,
-      deterministic: false,
-    });
-  };
+  const floorOne = (id: number): Promise<void> =>
+    floorCall(floorTrace.emit, 'ev', 'echo', { message: `m${id}` }, () => raw.callTool({ name: 'echo', arguments: { message: `m${id}` } }, deadline));
   const ratios: number[] = [];
   const floorRatios: number[] = [];
   const rawMicros: number[] = [];
@@ -73,7 +61,7 @@ export async function benchLaneStdio(options: LaneStdioBenchOptions = {}): Promi
       const base = r * callsPerRound;
       const timeRaw = () => timeBatch(callsPerRound, base, (id) => raw.callTool({ name: 'echo', arguments: { message: `m${id}` } }, deadline));
       const timeLane = () => timeBatch(callsPerRound, base, (id) => lane.call('ev__echo', { message: `m${id}` }, { round: 1 }));
-      const timeFloor = () => timeBatch(callsPerRound, base, floorCall);
+      const timeFloor = () => timeBatch(callsPerRound, base, floorOne);
       const paths = [timeRaw, timeLane, timeFloor];
       const t: number[] = [0, 0, 0];
       for (let i = 0; i < paths.length; i += 1) {
