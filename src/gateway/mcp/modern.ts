@@ -13,41 +13,14 @@
 import { createMcpHandler, ModernServer } from '../../mcp/server.ts';
 import type { McpHttpHandler } from '../../mcp/server.ts';
 import type { GatewayBackend } from './backend.ts';
-import { GATEWAY_INFO, TOOLS_PAGE_SIZE } from './server.ts';
+import { answerCall, GATEWAY_INFO, toolsPage } from './server.ts';
 
-function pageOf(cursor: unknown): number {
-  if (cursor === undefined) return 0;
-  const page = Number(cursor);
-  if (typeof cursor !== 'string' || !Number.isInteger(page) || page < 0) {
-    throw new RangeError(`invalid cursor ${JSON.stringify(cursor)}: pass the nextCursor a tools/list answered`);
-  }
-  return page;
-}
-
-/** One server for one 2026-07-28 request: tools/list (paged) and tools/call (progress and cancellation forwarded). */
+/** One server for one 2026-07-28 request: tools/list (paged) and tools/call, as the 2025 front answers them (server.ts). */
 function modernServer(backend: GatewayBackend): ModernServer {
   const server = new ModernServer(GATEWAY_INFO, { capabilities: { tools: {}, logging: {} } });
-  server.setRequestHandler('tools/list', async (request) => {
-    const page = pageOf(request.params?.cursor);
-    const tools = await backend.tools({ session: undefined });
-    const slice = tools.slice(page * TOOLS_PAGE_SIZE, (page + 1) * TOOLS_PAGE_SIZE);
-    const more = (page + 1) * TOOLS_PAGE_SIZE < tools.length;
-    return {
-      tools: slice.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema as { type: 'object' } })),
-      ...(more ? { nextCursor: String(page + 1) } : {}),
-    };
-  });
-  server.setRequestHandler('tools/call', async (request, ctx) => {
-    const meta = request.params._meta as Record<string, unknown> | undefined;
-    const token = request.params._meta?.progressToken;
-    const onProgress = token === undefined ? undefined : (p: { progress: number; total?: number; message?: string }): void => {
-      void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => undefined);
-    };
-    const answer = await backend.call(request.params.name, request.params.arguments, {
-      signal: ctx.mcpReq.signal, session: undefined, ...(onProgress === undefined ? {} : { onProgress }), ...(meta === undefined ? {} : { meta }),
-    });
-    return { content: [{ type: 'text' as const, text: answer.text }], ...(answer.isError ? { isError: true } : {}) };
-  });
+  server.setRequestHandler('tools/list', (request) => toolsPage(backend, request.params?.cursor, undefined));
+  server.setRequestHandler('tools/call', (request, ctx) =>
+    answerCall(backend, request.params, { signal: ctx.mcpReq.signal, session: undefined, notify: ctx.mcpReq.notify }));
   return server;
 }
 

@@ -20,11 +20,42 @@ export const TOOLS_PAGE_SIZE = 200;
 
 export const GATEWAY_INFO = { name: 'ladder-gateway', version: LADDER_VERSION };
 
-function pageOf(cursor: string | undefined): number {
+function pageOf(cursor: unknown): number {
   if (cursor === undefined) return 0;
   const page = Number(cursor);
-  if (!Number.isInteger(page) || page < 0) throw new RangeError(`invalid cursor ${JSON.stringify(cursor)}: pass the nextCursor a tools/list answered`);
+  if (typeof cursor !== 'string' || !Number.isInteger(page) || page < 0) {
+    throw new RangeError(`invalid cursor ${JSON.stringify(cursor)}: pass the nextCursor a tools/list answered`);
+  }
   return page;
+}
+
+/** One page of the backend's tools, as tools/list answers it in either era. */
+export async function toolsPage(backend: GatewayBackend, cursor: unknown, session: string | undefined) {
+  const page = pageOf(cursor);
+  const tools = await backend.tools({ session });
+  const slice = tools.slice(page * TOOLS_PAGE_SIZE, (page + 1) * TOOLS_PAGE_SIZE);
+  const more = (page + 1) * TOOLS_PAGE_SIZE < tools.length;
+  return {
+    tools: slice.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema as { type: 'object' } })),
+    ...(more ? { nextCursor: String(page + 1) } : {}),
+  };
+}
+
+/** A tools/call through the backend, in either era: the client's progress token gets the upstream's progress. */
+export async function answerCall(
+  backend: GatewayBackend,
+  params: { name: string; arguments?: Record<string, unknown> | undefined; _meta?: Record<string, unknown> | undefined },
+  at: { signal: AbortSignal; session: string | undefined; notify: (n: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void> },
+): Promise<CallToolResult> {
+  const meta = params._meta;
+  const token = meta?.progressToken;
+  const onProgress = token === undefined ? undefined : (p: { progress: number; total?: number; message?: string }): void => {
+    void at.notify({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => undefined);
+  };
+  const answer = await backend.call(params.name, params.arguments, {
+    signal: at.signal, session: at.session, ...(onProgress === undefined ? {} : { onProgress }), ...(meta === undefined ? {} : { meta }),
+  });
+  return { content: [{ type: 'text', text: answer.text }], ...(answer.isError ? { isError: true } : {}) };
 }
 
 export interface GatewayServerOptions {
@@ -39,27 +70,10 @@ export function gatewayServer(options: GatewayServerOptions): Server {
     capabilities: { tools: { listChanged: true }, logging: {}, ...passThroughCapabilities(backend.resourcesAndPrompts) },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
-  server.setRequestHandler(ListToolsRequestSchema, async (request, extra): Promise<ListToolsResult> => {
-    const page = pageOf(request.params?.cursor);
-    const tools = await backend.tools({ session: extra.sessionId });
-    const slice = tools.slice(page * TOOLS_PAGE_SIZE, (page + 1) * TOOLS_PAGE_SIZE);
-    const more = (page + 1) * TOOLS_PAGE_SIZE < tools.length;
-    return {
-      tools: slice.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema as ListToolsResult['tools'][number]['inputSchema'] })),
-      ...(more ? { nextCursor: String(page + 1) } : {}),
-    };
-  });
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const token = request.params._meta?.progressToken;
-    const onProgress = token === undefined ? undefined : (p: { progress: number; total?: number; message?: string }): void => {
-      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => undefined);
-    };
-    const meta = request.params._meta as Record<string, unknown> | undefined;
-    const answer = await backend.call(request.params.name, request.params.arguments, {
-      signal: extra.signal, session: extra.sessionId, ...(onProgress === undefined ? {} : { onProgress }), ...(meta === undefined ? {} : { meta }),
-    });
-    return { content: [{ type: 'text', text: answer.text }], ...(answer.isError ? { isError: true } : {}) };
-  });
+  server.setRequestHandler(ListToolsRequestSchema, (request, extra): Promise<ListToolsResult> =>
+    toolsPage(backend, request.params?.cursor, extra.sessionId) as Promise<ListToolsResult>);
+  server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult> =>
+    answerCall(backend, request.params, { signal: extra.signal, session: extra.sessionId, notify: extra.sendNotification }));
   const unsubscribe = backend.onToolsChanged(() => {
     // Only a connected session can be told; one still initialising lists afresh anyway.
     if (server.transport !== undefined) void server.sendToolListChanged().catch(() => undefined);
