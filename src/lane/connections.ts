@@ -3,7 +3,7 @@
 // broken server never takes the others down.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { closeClient, connectClient, deliverNotificationsFirst, httpClientTransport, negotiated, newClient, stdioClientTransport } from '../mcp/client.ts';
+import { closeClient, connectClient, connectHttpClient, deliverNotificationsFirst, negotiated, newClient, stdioClientTransport } from '../mcp/client.ts';
 import { describeError, isSessionLost } from '../mcp/errors.ts';
 import { DEFAULT_PROTOCOL } from '../mcp/protocols.ts';
 import type { Client, Notification, Protocol, Transport } from '../mcp/types.ts';
@@ -141,7 +141,8 @@ function exitOf(pid: number, withinMs: number): Promise<void> {
 }
 
 interface Started {
-  transport: Transport;
+  /** Connects the client (bounded, see connectClient); resolves to the transport it is connected over. */
+  connect: (client: Client, timeoutMs: number, signal: AbortSignal | undefined, protocol: Protocol) => Promise<Transport>;
   tail: () => string;
   /**
    * Stops a server that never became usable: SIGTERM now, not after the SDK's 2 s grace.
@@ -175,17 +176,25 @@ function transportFor(config: ServerConfig): Started {
       }
       return pid;
     };
-    return { transport, tail: () => tail, stop };
+    return { connect: over(transport), tail: () => tail, stop };
   }
   const nothing = () => undefined;
   if (isHttp(config)) {
     const headers = config.headers ?? {};
     return {
-      transport: httpClientTransport(config.url, headers),
+      connect: (client, timeoutMs, signal, protocol) => connectHttpClient(client, config.url, headers, timeoutMs, signal, protocol),
       tail: () => '', stop: nothing,
     };
   }
-  return { transport: config.transport, tail: () => '', stop: nothing };
+  return { connect: over(config.transport), tail: () => '', stop: nothing };
+}
+
+/** Connects over the one transport given. */
+function over(transport: Transport): Started['connect'] {
+  return async (client, timeoutMs, signal) => {
+    await connectClient(client, transport, timeoutMs, signal);
+    return transport;
+  };
 }
 
 /** Starts (stdio) or reaches (HTTP) one server and initialises it; throws ServerStartError. */
@@ -194,7 +203,7 @@ export async function connectServer(name: string, config: ServerConfig, options:
   const secret = isHttp(config) ? config.url : undefined;
   const protocol = options.protocol ?? config.protocol ?? DEFAULT_PROTOCOL;
   if (options.signal?.aborted === true) throw new ServerStartError(name, where, '', options.signal.reason, secret, protocol);
-  const { transport, tail, stop } = transportFor(config);
+  const { connect, tail, stop } = transportFor(config);
   const client = newClient(CLIENT_INFO, {
     toolsChanged: () => options.onToolListChanged(),
     notification: (notification) => options.onNotification?.(notification),
@@ -216,8 +225,9 @@ export async function connectServer(name: string, config: ServerConfig, options:
       options.onClosed?.();
     };
   }
+  let transport: Transport;
   try {
-    await connectClient(client, transport, options.timeoutMs, options.signal);
+    transport = await connect(client, options.timeoutMs, options.signal, protocol);
   } catch (error) {
     // A server that timed out or was aborted may be hung before it reads stdin, where the
     // SDK's close (end stdin, wait 2 s, SIGTERM, wait 2 s, SIGKILL) would wait for nothing.

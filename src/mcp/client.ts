@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { CallToolResult, Implementation, ListToolsResult, Notification, RequestOptions, Tool, Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { probeAnsweredBadly, refusedAsModern } from './errors.ts';
 import { DEFAULT_PROTOCOL, MODERN_REVISION } from './protocols.ts';
 import type { Protocol } from './protocols.ts';
 
@@ -51,7 +52,8 @@ export function negotiated(client: Client): string | undefined {
  * the caller closes the client, which closes the transport under the connect still running (a
  * stdio caller stops the process first: the transport's own close gives a hung one 2 s).
  */
-export async function connectClient(client: Client, transport: Transport, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+export async function connectClient(client: Client, transport: Transport, timeoutMs: number, signal?: AbortSignal,
+  era: { legacy?: boolean } = {}): Promise<void> {
   const bound = new AbortController();
   const timer = setTimeout(() => bound.abort(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs })), timeoutMs);
   const onAbort = () => bound.abort(signal?.reason);
@@ -62,7 +64,9 @@ export async function connectClient(client: Client, transport: Transport, timeou
   stopped.catch(() => undefined);
   try {
     if (signal?.aborted === true) throw signal.reason;
-    await Promise.race([client.connect(transport, { timeout: timeoutMs, signal: bound.signal }), stopped]);
+    // `prior: legacy` skips the probe: the 2025 handshake alone, whatever the client's setting.
+    const prior = era.legacy === true ? { prior: { kind: 'legacy' as const } } : {};
+    await Promise.race([client.connect(transport, { timeout: timeoutMs, signal: bound.signal, ...prior }), stopped]);
   } catch (error) {
     throw bound.signal.aborted ? bound.signal.reason : error;
   } finally {
@@ -155,6 +159,40 @@ export interface HttpClientTransport extends Transport {
 /** The SDK's Streamable HTTP client transport, with a fetch that keeps its abort signal clean. */
 export function httpClientTransport(url: string | URL, headers: Record<string, string> = {}): HttpClientTransport {
   return new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, fetch: fetchFollowingSignal });
+}
+
+/**
+ * Connects over Streamable HTTP, bounded as a whole as connectClient is, and resolves to the
+ * transport the client ended up connected over.
+ *
+ * Under `auto` this goes one step past the specification, on purpose. The 2026-07-28 revision
+ * (basic/transports/streamable-http, "Backward Compatibility") has a client fall back to the
+ * 2025 handshake when its first modern request gets a 4xx without a modern error in the body,
+ * and the SDK reads a 5xx as an outage. But 2025 servers in use answer the session-less
+ * `server/discover` with a 500: the git server of rungs/git-over-http.yaml fails its own session
+ * check and says `-32603 Error in httpTransport`, on every try. So a probe that an HTTP server
+ * answered badly (a 5xx, or a reply the SDK cannot use) is followed by the 2025 handshake on a
+ * fresh transport, and that answer decides: a server that takes `initialize` is a 2025 server;
+ * one that refuses it as a modern server would (-32022) had a real failure, and the probe's error
+ * stands. Pinned and `legacy` clients never probe twice.
+ */
+export async function connectHttpClient(client: Client, url: string | URL, headers: Record<string, string>, timeoutMs: number,
+  signal: AbortSignal | undefined, protocol: Protocol): Promise<HttpClientTransport> {
+  const startedAt = performance.now();
+  const probed = httpClientTransport(url, headers);
+  try {
+    await connectClient(client, probed, timeoutMs, signal);
+    return probed;
+  } catch (error) {
+    if (protocol !== 'auto' || !probeAnsweredBadly(error)) throw error;
+    const legacy = httpClientTransport(url, headers);
+    try {
+      await connectClient(client, legacy, Math.max(1, timeoutMs - (performance.now() - startedAt)), signal, { legacy: true });
+      return legacy;
+    } catch (again) {
+      throw refusedAsModern(again) ? error : again;
+    }
+  }
 }
 
 /**

@@ -136,3 +136,18 @@ export function unspokenVersionAnswered(error: unknown): string | undefined {
 export function pinnedRevisionRefused(error: unknown): boolean {
   return error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && /did not offer pinned protocol version/.test(error.message);
 }
+
+/**
+ * `auto`'s `server/discover` probe was answered, but not usably: an HTTP 5xx, or a reply the SDK
+ * could not read. Not an outage (a refused connection, a timeout), and not the pinned refusal.
+ */
+export function probeAnsweredBadly(error: unknown): boolean {
+  if (!(error instanceof SdkError) || error.code !== SdkErrorCode.EraNegotiationFailed) return false;
+  if (error instanceof SdkHttpError) return error.status >= 500;
+  return /answered with an unusable reply/.test(error.message);
+}
+
+/** A server answered the 2025 handshake as a modern-only server does: -32022, Unsupported protocol version. */
+export function refusedAsModern(error: unknown): boolean {
+  return answeredError(error)?.code === RpcCode.UnsupportedProtocolVersion;
+}

@@ -14,9 +14,10 @@ import { once } from 'node:events';
 import { createConnection, createServer } from 'node:net';
 import { constants } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
-import { closeClient, connectClient, getDefaultEnvironment, httpClientTransport, newClient } from '../mcp/client.ts';
+import { closeClient, connectHttpClient, getDefaultEnvironment, newClient } from '../mcp/client.ts';
 import { DEFAULT_PROTOCOL } from '../mcp/protocols.ts';
 import type { Protocol } from '../mcp/protocols.ts';
+import type { Transport } from '../mcp/types.ts';
 import { CLIENT_INFO, reasonOf } from '../lane/connections.ts';
 import { protocolRefusal, refusalLine } from '../lane/refusal.ts';
 import type { ProtocolRefusal } from '../lane/refusal.ts';
@@ -88,15 +89,15 @@ export interface NotAnswered {
  */
 export async function answersInitialize(url: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal,
   protocol: Protocol = DEFAULT_PROTOCOL): Promise<NotAnswered | undefined> {
-  const transport = httpClientTransport(url, headers);
   const client = newClient(CLIENT_INFO, {}, protocol);
+  let transport: Transport | undefined;
   try {
-    await connectClient(client, transport, Math.max(1, timeoutMs), signal);
+    transport = await connectHttpClient(client, url, headers, Math.max(1, timeoutMs), signal, protocol);
     return undefined;
   } catch (error) {
     return { why: reasonOf(error), refusal: protocolRefusal(error) };
   } finally {
-    await closeClient(client, transport).catch(() => undefined);
+    await (transport === undefined ? client.close() : closeClient(client, transport)).catch(() => undefined);
   }
 }
 

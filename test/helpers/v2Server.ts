@@ -34,11 +34,18 @@ export interface V2Http extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-/** Starts the fixture over Streamable HTTP; resolves once it listens. */
-export async function startV2Http(era: V2Era, log?: string): Promise<V2Http> {
+/**
+ * Starts the fixture over Streamable HTTP; resolves once it listens. `probe500`: its
+ * `server/discover` is answered with HTTP 500 every time, or the first N times.
+ */
+export async function startV2Http(era: V2Era, log?: string, probe500?: 'always' | number): Promise<V2Http> {
   const child = spawn(process.execPath, [V2_SERVER, era, 'http'], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: log === undefined ? process.env : { ...process.env, V2_FIXTURE_LOG: log },
+    env: {
+      ...process.env,
+      ...(log === undefined ? {} : { V2_FIXTURE_LOG: log }),
+      ...(probe500 === undefined ? {} : { V2_FIXTURE_PROBE_500: String(probe500) }),
+    },
   });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));

@@ -128,6 +128,59 @@ describe('a 2025-only server', () => {
   });
 });
 
+describe('a server that answers the 2026-07-28 probe with HTTP 500', () => {
+  const posts = (log: string) => fixtureLog(log).filter((line) => line.startsWith('POST ')).map((line) => line.slice('POST '.length));
+
+  it('is a 2025 server to auto when it then takes initialize, as the git server of rungs/git-over-http.yaml is; pinned, it fails on the probe alone', async () => {
+    const log = join(dir, 'probe500-always.log');
+    await using server = await startV2Http('dual', log, 'always');
+    {
+      await using lane = await Lane.connect({ servers: { v2: { url: server.url } } });
+      expect(lane.startErrors).toEqual([]);
+      expect(lane.protocols()).toEqual({ v2: '2025-11-25' });
+      await lane.openTurn();
+      expect((await lane.call('v2__add', { a: 2, b: 3 }, { round: 1 })).text).toBe('sum 5');
+    }
+    expect(posts(log).slice(0, 3)).toEqual(['server/discover', 'initialize', 'notifications/initialized']);
+    const before = posts(log).length;
+    await using pinned = await Lane.connect({ servers: { v2: { url: server.url, protocol: '2026-07-28' } } });
+    expect(pinned.startErrors[0]?.message).toMatch(/^server "v2" did not answer \(http:.*\): Version negotiation failed: the server answered the probe with HTTP 500$/);
+    expect(posts(log).slice(before)).toEqual(['server/discover']);
+  });
+
+  it('keeps the probe\'s error when the server then refuses initialize as a modern one: a passing 500 is not a refusal, and the next connect is modern', async () => {
+    const log = join(dir, 'probe500-once.log');
+    await using server = await startV2Http('modern', log, 1);
+    {
+      await using lane = await Lane.connect({ servers: { v2: { url: server.url } } });
+      const [error] = lane.startErrors;
+      expect(error?.refusal).toBeUndefined();
+      expect(error?.message).toMatch(/: Version negotiation failed: the server answered the probe with HTTP 500$/);
+    }
+    expect(posts(log)).toEqual(['server/discover', 'initialize']);
+    await using lane = await Lane.connect({ servers: { v2: { url: server.url } } });
+    expect(lane.protocols()).toEqual({ v2: '2026-07-28' });
+  });
+
+  it('is waited for by a pass that starts it, past a passing 500, and not taken for a refusal', async () => {
+    const log = join(dir, 'probe500-started.log');
+    const rung = parseRung('r.yaml', `name: r
+description: d
+servers:
+  v2: { url: "http://127.0.0.1:{port}/mcp", start: { command: node, args: ${JSON.stringify([V2_SERVER, 'modern', 'http', '{port}'])}, env: { V2_FIXTURE_LOG: ${JSON.stringify(log)}, V2_FIXTURE_PROBE_500: '1' } } }
+steps:
+  - prompt: add
+    ceiling: 2
+    checks: [{ answer: { mentions: ['5'] } }]
+    reference: { calls: [], answer: '5' }
+`);
+    await using servers = await startServers(rung, dir, 20_000);
+    expect(servers.errors).toEqual([]);
+    expect(servers.refused).toBe(false);
+    expect(posts(log)).toEqual(['server/discover', 'initialize', 'server/discover']);
+  });
+});
+
 describe('a server a pass starts itself', () => {
   it('is not asked again once it refused the protocol: one initialize, and the refusal as its line', async () => {
     const log = join(dir, 'started.log');

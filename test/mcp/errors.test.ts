@@ -4,7 +4,8 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import {
-  answeredError, describeError, isRequestTimeout, isSessionLost, LEGACY_REVISIONS, pinnedRevisionRefused, revisionsOf, rpcCodeOf,
+  answeredError, describeError, isRequestTimeout, isSessionLost, LEGACY_REVISIONS, pinnedRevisionRefused, probeAnsweredBadly, refusedAsModern,
+  revisionsOf, rpcCodeOf,
 } from '../../src/mcp/errors.ts';
 
 const timeout = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out');
@@ -74,5 +75,29 @@ describe('revisions', () => {
     expect(pinnedRevisionRefused(new SdkError(SdkErrorCode.EraNegotiationFailed, pinned))).toBe(true);
     expect(pinnedRevisionRefused(new SdkError(SdkErrorCode.EraNegotiationFailed, 'Version negotiation probe failed: fetch failed'))).toBe(false);
     expect(pinnedRevisionRefused(new Error(pinned))).toBe(false);
+  });
+});
+
+describe('probeAnsweredBadly and refusedAsModern', () => {
+  const failed = (message: string) => new SdkError(SdkErrorCode.EraNegotiationFailed, message);
+  const http = (status: number) => new SdkHttpError(SdkErrorCode.EraNegotiationFailed, `Version negotiation failed: the server answered the probe with HTTP ${status}`, { status });
+
+  it('reads a probe answered with a 5xx or an unusable reply as answered badly; not an outage, a 4xx, a pinned refusal or another error', () => {
+    expect(probeAnsweredBadly(http(500))).toBe(true);
+    expect(probeAnsweredBadly(http(503))).toBe(true);
+    expect(probeAnsweredBadly(failed('Version negotiation probe failed: the server answered with an unusable reply (id: null)'))).toBe(true);
+    expect(probeAnsweredBadly(http(499))).toBe(false);
+    expect(probeAnsweredBadly(failed('Version negotiation probe failed: fetch failed'))).toBe(false);
+    expect(probeAnsweredBadly(failed('Version negotiation failed: the server did not offer pinned protocol version 2026-07-28 via server/discover'))).toBe(false);
+    expect(probeAnsweredBadly(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'Error POSTing to endpoint', { status: 500 }))).toBe(false);
+    expect(probeAnsweredBadly(new Error('the server answered with an unusable reply'))).toBe(false);
+  });
+
+  it('reads -32022 to initialize, thrown or in an HTTP body, as a modern server\'s refusal; no other code', () => {
+    expect(refusedAsModern(new ProtocolError(-32022, 'Unsupported protocol version'))).toBe(true);
+    const text = '{"jsonrpc":"2.0","id":0,"error":{"code":-32022,"message":"Unsupported protocol version"}}';
+    expect(refusedAsModern(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${text}`, { status: 400, text }))).toBe(true);
+    expect(refusedAsModern(new ProtocolError(-32603, 'Error in httpTransport: '))).toBe(false);
+    expect(refusedAsModern(timeout)).toBe(false);
   });
 });

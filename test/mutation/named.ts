@@ -834,6 +834,11 @@ const NEW_MODULES: NamedMutation[] = [
     breaks: 'a busy HTTP client holds a listener per request until garbage collection', why: 'a long-lived gateway prints a MaxListenersExceededWarning per request past 1,500', tests: ['test/mcp/client.test.ts'],
   },
   {
+    name: "a 2025 server's HTTP 500 to the probe taken as final", file: 'src/mcp/client.ts',
+    edits: [{ search: "if (protocol !== 'auto' || !probeAnsweredBadly(error)) throw error;", replace: 'throw error;' }],
+    breaks: 'auto never tries the 2025 handshake after a 5xx to server/discover', why: 'a 2025 server that fails its session check on the probe (the git server of git-over-http) is never reached', tests: ['test/lane/refusal.test.ts'],
+  },
+  {
     name: 'a session its client left is held for ever', file: 'src/gateway/mcp/http.ts',
     edits: [{ search: 'session.idle = setTimeout(() => expire(id, session), idleMs).unref();', replace: '' }],
     breaks: 'a session whose client left without DELETE is never ended', why: 'a long-lived gateway fills its 64 sessions with clients that are gone, then refuses new ones', tests: ['test/gateway/sessions.test.ts'],
