@@ -76,17 +76,18 @@ const bridgeCommand: CommandModule<object, { url: string }> = {
   handler: async (args) => {
     const { Bridge } = await import('../gateway/bridge.ts');
     const { gatewayServer } = await import('../gateway/mcp/server.ts');
-    const { StdioServerTransport } = await import('../mcp/server.ts');
+    const { modernGatewayServer } = await import('../gateway/mcp/modern.ts');
+    const { serveStdioEitherEra } = await import('../mcp/stdioEras.ts');
     let bridge;
     try {
       bridge = await Bridge.connect(args.url, process.env['LADDER_MCP_TOKEN']);
     } catch (error) {
       return mistake('ladder gateway bridge', `--url ${args.url}: ${(error as Error).message}`);
     }
-    const server = gatewayServer({ backend: bridge });
-    await server.connect(new StdioServerTransport());
+    // Either era to the agent over stdio, as `ladder gateway` over stdio serves it.
+    const served = serveStdioEitherEra({ legacy: () => gatewayServer({ backend: bridge }), modern: () => modernGatewayServer(bridge) });
     await stopped(true);
-    await server.close();
+    await served.close();
     await bridge.close();
   },
 };

@@ -5,7 +5,7 @@
 import type { Protocol } from '../mcp/protocols.ts';
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { StdioServerTransport } from '../mcp/server.ts';
+import { serveStdioEitherEra } from '../mcp/stdioEras.ts';
 import { isHttp, isStdio, LaneConfigError, parseArm, parseServers } from '../lane/index.ts';
 import type { HttpServerConfig, StdioServerConfig } from '../lane/index.ts';
 import { ExportError } from '../export/send.ts';
@@ -13,7 +13,7 @@ import type { Secret, TraceEventInput } from '../trace/index.ts';
 import { GatewayOtlp } from './otlp.ts';
 import { gatewayServer } from './mcp/server.ts';
 import { serveGatewayHttp } from './mcp/http.ts';
-import { modernGatewayHandler } from './mcp/modern.ts';
+import { modernGatewayHandler, modernGatewayServer } from './mcp/modern.ts';
 import type { GatewayHttp } from './mcp/http.ts';
 import { StandaloneGateway } from './standalone.ts';
 import { gatewaysDir, StateFile } from './stateFile.ts';
@@ -142,10 +142,10 @@ export async function startGateway(request: GatewayRequest, world: GatewayWorld)
   }
   const newServer = () => gatewayServer({ backend: gateway });
   if (request.transport === 'stdio') {
-    const server = newServer();
-    await server.connect(new StdioServerTransport());
+    // The client's first message chooses the era: initialize is 2025, anything else 2026-07-28.
+    const served = serveStdioEitherEra({ legacy: newServer, modern: () => modernGatewayServer(gateway) });
     state = new StateFile(gatewaysDir(world.env), () => gateway.status('stdio'));
-    return { close: async () => { await server.close(); await closeAll(); } };
+    return { close: async () => { await served.close(); await closeAll(); } };
   }
   const httpStatus = () => ({ ...gateway.status('http', http?.url), sessions: http?.sessions() ?? 0 });
   const statusGet = (path: string, res: ServerResponse): boolean => {

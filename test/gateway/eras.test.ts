@@ -12,6 +12,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayRequest, RunningGateway } from '../../src/gateway/serve.ts';
 import { statusText } from '../../src/gateway/status.ts';
+import { Lane } from '../../src/lane/index.ts';
+import { eraOf } from '../../src/mcp/stdioEras.ts';
 import { httpGateway, status, textOf, userClient } from '../helpers/gateway.ts';
 import { fixtureLog, V2_SERVER } from '../helpers/v2Server.ts';
 
@@ -106,3 +108,33 @@ describe('ladder gateway over both eras', () => {
     expect(readFileSync(join(dir, 'v2.log'), 'utf8')).toMatch(/^start \d+\n$/);
   });
 });
+
+describe('ladder gateway over stdio, in the era its client opens with', () => {
+  const LADDER = fileURLToPath(new URL('../../bin/ladder.js', import.meta.url));
+
+  it('serves a client pinned to 2026-07-28, one pinned to 2025-11-25 and one on auto, each from its own gateway process', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ladder-eras-stdio-'));
+    const file = join(dir, 'mcp.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { old: old(dir) } }));
+    const stdio = { command: process.execPath, args: [LADDER, 'gateway', '--servers', file], env: { ...inherited(), LADDER_STATE_DIR: dir } };
+    for (const [protocol, revision] of [['2026-07-28', '2026-07-28'], ['legacy', '2025-11-25'], ['auto', '2026-07-28']] as const) {
+      await using lane = await Lane.connect({ servers: { gw: { ...stdio, protocol } }, connectTimeoutMs: 60_000 });
+      expect(lane.startErrors).toEqual([]);
+      expect(lane.protocols()).toEqual({ gw: revision });
+      await lane.openTurn();
+      expect((await lane.call('gw__old__echo', { n: 1 }, { round: 1 })).text).toBe('echo {"n":1}');
+      expect((await lane.call('gw__old__fail', {}, { round: 2 })).outcome).toBe('failed');
+    }
+  });
+
+  it('takes initialize as the 2025 era and anything else as 2026-07-28, a line it cannot parse included', () => {
+    expect(eraOf('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}')).toBe('legacy');
+    expect(eraOf('{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{}}')).toBe('modern');
+    expect(eraOf('{"jsonrpc":"2.0","id":0,"method":"tools/list","params":{"_meta":{}}}')).toBe('modern');
+    expect(eraOf('not json')).toBe('modern');
+  });
+});
+
+function inherited(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}

@@ -9,14 +9,18 @@
 // a change of `_meta["ladder/turn"]`, an idle gap), and the gateway's turns are its own across
 // all its clients in either era. A tool list change is not pushed in this era (that needs a
 // `subscriptions/listen` stream, not served yet): a 2026 client sees the new list at its next
-// tools/list, which a list result without `ttlMs` asks it to make every time.
+// tools/list, which a list result without `ttlMs` asks it to make every time. Over stdio the
+// client's first message chooses the era for the process (src/mcp/stdioEras.ts).
 import { createMcpHandler, ModernServer } from '../../mcp/server.ts';
 import type { McpHttpHandler } from '../../mcp/server.ts';
 import type { GatewayBackend } from './backend.ts';
 import { answerCall, GATEWAY_INFO, toolsPage } from './server.ts';
 
-/** One server for one 2026-07-28 request: tools/list (paged) and tools/call, as the 2025 front answers them (server.ts). */
-function modernServer(backend: GatewayBackend): ModernServer {
+/**
+ * One server for 2026-07-28 requests: tools/list (paged) and tools/call, as the 2025 front
+ * answers them (server.ts). Over HTTP one per request; over stdio one for the process.
+ */
+export function modernGatewayServer(backend: GatewayBackend): ModernServer {
   const server = new ModernServer(GATEWAY_INFO, { capabilities: { tools: {}, logging: {} } });
   server.setRequestHandler('tools/list', (request) => toolsPage(backend, request.params?.cursor, undefined));
   server.setRequestHandler('tools/call', (request, ctx) =>
@@ -26,5 +30,5 @@ function modernServer(backend: GatewayBackend): ModernServer {
 
 /** The 2026-07-28 handler over a gateway backend; 2025 requests are not its to answer (legacy: 'reject'). */
 export function modernGatewayHandler(backend: GatewayBackend): McpHttpHandler {
-  return createMcpHandler(() => modernServer(backend), { legacy: 'reject' });
+  return createMcpHandler(() => modernGatewayServer(backend), { legacy: 'reject' });
 }
