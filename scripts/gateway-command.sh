@@ -2,29 +2,10 @@
 # @modelcontextprotocol/server-everything (over stdio) for a conformance suite: the harness's own
 # Node and the installed script, as the lane starts a Node server (no npx).
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$ROOT/scripts/wait-for.sh"
 NODE="$(node -p process.execPath)"
 EVERYTHING="$ROOT/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 test -f "$EVERYTHING" || { echo "$EVERYTHING is missing; run npm ci" >&2; exit 1; }
-
-# Waits until file $1 matches the regex $2 (60 s at most) while process $3 lives; prints the match.
-wait_for() {
-  local file="$1" pattern="$2" pid="$3" waited=0
-  until grep -qE "$pattern" "$file" 2>/dev/null; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      echo "process exited before it was ready:" >&2
-      cat "$file" >&2
-      return 1
-    fi
-    if ((waited >= 600)); then
-      echo "not ready within 60 s:" >&2
-      cat "$file" >&2
-      return 1
-    fi
-    sleep 0.1
-    waited=$((waited + 1))
-  done
-  grep -oE "$pattern" "$file" | head -n 1
-}
 
 # Starts the gateway in front of server-everything on a free loopback port, logging to
 # WORKDIR/gateway.log. Usage: start_gateway WORKDIR; sets GATEWAY_PID and GATEWAY_URL.

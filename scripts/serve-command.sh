@@ -2,6 +2,7 @@
 # that starts it, from any working directory. LADDER_SERVE_CMD overrides it (a string, split on
 # spaces), e.g. to try an installed `ladder` instead of this checkout's.
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$ROOT/scripts/wait-for.sh"
 if [[ -n "${LADDER_SERVE_CMD:-}" ]]; then
   read -r -a LADDER_SERVE <<<"$LADDER_SERVE_CMD"
 else
@@ -17,21 +18,7 @@ start_http_server() {
   "${LADDER_SERVE[@]}" --transport http --host 127.0.0.1 --port 0 --workspace "$work/ws" "$@" \
     >"$work/url" 2>"$work/server.log" &
   SERVER_PID=$!
-  local waited=0
-  until [[ -s "$work/url" ]]; do
-    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-      echo "ladder serve exited before printing its URL:" >&2
-      cat "$work/server.log" >&2
-      return 1
-    fi
-    if ((waited >= 600)); then
-      echo "ladder serve printed no URL within 60 s" >&2
-      return 1
-    fi
-    sleep 0.1
-    waited=$((waited + 1))
-  done
-  SERVER_URL="$(head -n 1 "$work/url")"
+  SERVER_URL="$(wait_for "$work/url" '^https?://[^ ]+' "$SERVER_PID" "$work/server.log")"
 }
 
 stop_http_server() {

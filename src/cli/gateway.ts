@@ -76,7 +76,7 @@ const bridgeCommand: CommandModule<object, { url: string }> = {
   handler: async (args) => {
     const { Bridge } = await import('../gateway/bridge.ts');
     const { gatewayServer } = await import('../gateway/mcp/server.ts');
-    const { modernGatewayServer } = await import('../gateway/mcp/modern.ts');
+    const { modernGatewayStdioServer } = await import('../gateway/mcp/modern.ts');
     const { serveStdioEitherEra } = await import('../mcp/stdioEras.ts');
     let bridge;
     try {
@@ -85,7 +85,7 @@ const bridgeCommand: CommandModule<object, { url: string }> = {
       return mistake('ladder gateway bridge', `--url ${args.url}: ${(error as Error).message}`);
     }
     // Either era to the agent over stdio, as `ladder gateway` over stdio serves it.
-    const served = serveStdioEitherEra({ legacy: () => gatewayServer({ backend: bridge }), modern: () => modernGatewayServer(bridge) });
+    const served = serveStdioEitherEra({ legacy: () => gatewayServer({ backend: bridge }), modern: () => modernGatewayStdioServer(bridge) });
     await stopped(true);
     await served.close();
     await bridge.close();

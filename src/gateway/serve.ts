@@ -13,7 +13,7 @@ import type { Secret, TraceEventInput } from '../trace/index.ts';
 import { GatewayOtlp } from './otlp.ts';
 import { gatewayServer } from './mcp/server.ts';
 import { serveGatewayHttp } from './mcp/http.ts';
-import { modernGatewayHandler, modernGatewayServer } from './mcp/modern.ts';
+import { modernGatewayHandler, modernGatewayStdioServer } from './mcp/modern.ts';
 import type { GatewayHttp } from './mcp/http.ts';
 import { StandaloneGateway } from './standalone.ts';
 import { gatewaysDir, StateFile } from './stateFile.ts';
@@ -143,7 +143,7 @@ export async function startGateway(request: GatewayRequest, world: GatewayWorld)
   const newServer = () => gatewayServer({ backend: gateway });
   if (request.transport === 'stdio') {
     // The client's first message chooses the era: initialize is 2025, anything else 2026-07-28.
-    const served = serveStdioEitherEra({ legacy: newServer, modern: () => modernGatewayServer(gateway) });
+    const served = serveStdioEitherEra({ legacy: newServer, modern: () => modernGatewayStdioServer(gateway) });
     state = new StateFile(gatewaysDir(world.env), () => gateway.status('stdio'));
     return { close: async () => { await served.close(); await closeAll(); } };
   }

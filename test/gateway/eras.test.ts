@@ -3,7 +3,7 @@
 // process, with a user's client over Streamable HTTP. The status names the revision each
 // upstream speaks; one that refused the revision it was given is `refused`, is started once and
 // never again, and the other keeps answering.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,6 +97,30 @@ describe('ladder gateway over both eras', () => {
     expect(textOf(await legacyClient.callTool({ name: 'old__fail', arguments: {} }))).toMatch(/Not sent again: the identical call failed at round \d+ of this turn/);
     // Only the 2025 client holds a session.
     expect((await status(url)).sessions).toBe(1);
+  });
+
+  it("tells a 2026-07-28 client's subscriptions/listen stream when the tools change, as a 2025 session is told", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ladder-eras-'));
+    const ws = join(dir, 'ws');
+    mkdirSync(join(ws, 'release'), { recursive: true });
+    // The workbench reveals release_publish once release/READY exists (checked after a call).
+    const { url } = await gateway({ wb: { command: process.execPath, args: [fileURLToPath(new URL('../../bin/ladder.js', import.meta.url)), 'serve', '--workspace', ws] } });
+    let told!: () => void;
+    const changed = new Promise<void>((resolve) => (told = resolve));
+    const modernClient = new V2Client({ name: 'listener', version: '1.0.0' }, {
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      listChanged: { tools: { autoRefresh: false, onChanged: () => told() } },
+    });
+    await modernClient.connect(new V2HttpTransport(new URL(url)));
+    open.push(modernClient);
+    expect((await modernClient.listTools()).tools.map((t) => t.name)).not.toContain('wb__release_publish');
+    writeFileSync(join(ws, 'release', 'READY'), '');
+    const other = await client(url);
+    await other.callTool({ name: 'wb__files_list', arguments: {} });
+    // The 2025 client's tools/list opens a turn, which lists the upstream again and finds the new tool.
+    expect((await other.listTools()).tools.map((t) => t.name)).toContain('wb__release_publish');
+    await changed;
+    expect((await modernClient.listTools()).tools.map((t) => t.name)).toContain('wb__release_publish');
   });
 
   it('speaks the revision --protocol names with every upstream, over the entries', async () => {

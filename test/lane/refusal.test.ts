@@ -128,6 +128,21 @@ describe('a 2025-only server', () => {
   });
 });
 
+/** A rung whose one server is the modern-only fixture over HTTP, started by the pass with `env`. */
+function startedRung(env: Record<string, string>, protocol?: string) {
+  const setting = protocol === undefined ? '' : ` protocol: ${protocol},`;
+  return parseRung('r.yaml', `name: r
+description: d
+servers:
+  v2: { url: "http://127.0.0.1:{port}/mcp",${setting} start: { command: node, args: ${JSON.stringify([V2_SERVER, 'modern', 'http', '{port}'])}, env: ${JSON.stringify(env)} } }
+steps:
+  - prompt: add
+    ceiling: 2
+    checks: [{ answer: { mentions: ['5'] } }]
+    reference: { calls: [], answer: '5' }
+`);
+}
+
 describe('a server that answers the 2026-07-28 probe with HTTP 500', () => {
   const posts = (log: string) => fixtureLog(log).filter((line) => line.startsWith('POST ')).map((line) => line.slice('POST '.length));
 
@@ -164,16 +179,7 @@ describe('a server that answers the 2026-07-28 probe with HTTP 500', () => {
 
   it('is waited for by a pass that starts it, past a passing 500, and not taken for a refusal', async () => {
     const log = join(dir, 'probe500-started.log');
-    const rung = parseRung('r.yaml', `name: r
-description: d
-servers:
-  v2: { url: "http://127.0.0.1:{port}/mcp", start: { command: node, args: ${JSON.stringify([V2_SERVER, 'modern', 'http', '{port}'])}, env: { V2_FIXTURE_LOG: ${JSON.stringify(log)}, V2_FIXTURE_PROBE_500: '1' } } }
-steps:
-  - prompt: add
-    ceiling: 2
-    checks: [{ answer: { mentions: ['5'] } }]
-    reference: { calls: [], answer: '5' }
-`);
+    const rung = startedRung({ V2_FIXTURE_LOG: log, V2_FIXTURE_PROBE_500: '1' });
     await using servers = await startServers(rung, dir, 20_000);
     expect(servers.errors).toEqual([]);
     expect(servers.refused).toBe(false);
@@ -184,16 +190,7 @@ steps:
 describe('a server a pass starts itself', () => {
   it('is not asked again once it refused the protocol: one initialize, and the refusal as its line', async () => {
     const log = join(dir, 'started.log');
-    const rung = parseRung('r.yaml', `name: r
-description: d
-servers:
-  v2: { url: "http://127.0.0.1:{port}/mcp", protocol: legacy, start: { command: node, args: ${JSON.stringify([V2_SERVER, 'modern', 'http', '{port}'])}, env: { V2_FIXTURE_LOG: ${JSON.stringify(log)} } } }
-steps:
-  - prompt: add
-    ceiling: 2
-    checks: [{ answer: { mentions: ['5'] } }]
-    reference: { calls: [], answer: '5' }
-`);
+    const rung = startedRung({ V2_FIXTURE_LOG: log }, 'legacy');
     const started = performance.now();
     // With retries the servers would be asked until this timeout and end with its "did not answer".
     await using servers = await startServers(rung, dir, 20_000);
