@@ -76,18 +76,18 @@ const bridgeCommand: CommandModule<object, { url: string }> = {
   handler: async (args) => {
     const { Bridge } = await import('../gateway/bridge.ts');
     const { gatewayServer } = await import('../gateway/mcp/server.ts');
-    const { modernGatewayStdioServer } = await import('../gateway/mcp/modern.ts');
-    const { serveStdioEitherEra } = await import('../mcp/stdioEras.ts');
+    const { StdioServerTransport } = await import('../mcp/server.ts');
     let bridge;
     try {
       bridge = await Bridge.connect(args.url, process.env['LADDER_MCP_TOKEN']);
     } catch (error) {
       return mistake('ladder gateway bridge', `--url ${args.url}: ${(error as Error).message}`);
     }
-    // Either era to the agent over stdio, as `ladder gateway` over stdio serves it.
-    const served = serveStdioEitherEra({ legacy: () => gatewayServer({ backend: bridge }), modern: () => modernGatewayStdioServer(bridge) });
+    // The 2025 revisions only, as the pass's HTTP gateway it fronts: agents are measured as they were.
+    const server = gatewayServer({ backend: bridge });
+    await server.connect(new StdioServerTransport());
     await stopped(true);
-    await served.close();
+    await server.close();
     await bridge.close();
   },
 };
