@@ -18,6 +18,8 @@ import type { Protocol } from '../mcp/protocols.ts';
  * - `roster`: the tool list is cached per server (TTL, list_changed, back-off, fall back to the
  *   last good listing) and `harness__refresh_tools` is offered. Off: every server is listed
  *   again every turn, a failed listing offers nothing, and there is no harness tool.
+ *   `roster=strict`: on, but a listing that says it is immediately stale (`ttlMs` 0) is listed
+ *   again every turn, as the 2026-07-28 revision's letter asks; `on` gives it the cache's own TTL.
  * - `cap`: the server side of the bounded wait. The lane ignores it; the runner starts the
  *   workbench with its wait cap on or off to match, so the two arms differ on it too. Off: one
  *   `jobs_wait` call waits as long as its `timeoutMs` asks.
@@ -49,6 +51,12 @@ export interface Arm {
   readonly cap: boolean;
   /** What the within-turn breaker keys on when it is on. */
   readonly breakerKey: 'call' | 'tool';
+  /**
+   * What the roster cache gives a listing that says it is immediately stale (`ttlMs` 0, or none
+   * in the 2026-07-28 era): its own TTL (`own`, the default), or a listing every turn
+   * (`roster=strict`, the specification's letter).
+   */
+  readonly rosterTtl: 'own' | 'strict';
   /** Step parameters this arm sets; the rest keep the rung's own values. */
   readonly steps: Readonly<Partial<Record<StepParam, StepSetting>>>;
   /**
@@ -62,10 +70,10 @@ export interface Arm {
 const NO_STEPS = Object.freeze({});
 
 export const ARM_ON: Arm = Object.freeze({
-  breaker: true, circuit: true, repeats: true, deadline: true, roster: true, cap: true, breakerKey: 'call', steps: NO_STEPS,
+  breaker: true, circuit: true, repeats: true, deadline: true, roster: true, cap: true, breakerKey: 'call', rosterTtl: 'own', steps: NO_STEPS,
 });
 export const ARM_OFF: Arm = Object.freeze({
-  breaker: false, circuit: false, repeats: false, deadline: false, roster: false, cap: false, breakerKey: 'call', steps: NO_STEPS,
+  breaker: false, circuit: false, repeats: false, deadline: false, roster: false, cap: false, breakerKey: 'call', rosterTtl: 'own', steps: NO_STEPS,
 });
 
 /** A mistake in an arm's text; the message is one line that lists what is valid. */
@@ -75,7 +83,7 @@ export class ArmError extends Error {
 
 const USAGE =
   `expected "on", "off" or a list like "breaker=off,repeats=on" over ${MECHANISMS.join(', ')} ` +
-  '(values on|off, and breaker=tool); a list may start with "on" or "off" as its base (default on), ' +
+  '(values on|off, and breaker=tool, roster=strict); a list may start with "on" or "off" as its base (default on), ' +
   `and may set ${STEP_PARAMS.join(' or ')} to a number or a factor of the rung's own (ceiling=24, timeLimit=x0.5), ` +
   `and protocol to ${PROTOCOLS.join(', ')}`;
 
@@ -145,11 +153,13 @@ export function parseArm(text: string): Arm {
     }
     seen.add(name);
     const tool = name === 'breaker' && value === 'tool';
-    if (value !== 'on' && value !== 'off' && !tool) {
+    const strict = name === 'roster' && value === 'strict';
+    if (value !== 'on' && value !== 'off' && !tool && !strict) {
       throw new ArmError(`${where}: ${JSON.stringify(item)} needs the value on or off; ${USAGE}`);
     }
     arm[name as Mechanism] = value !== 'off';
     if (name === 'breaker') arm.breakerKey = tool ? 'tool' : 'call';
+    if (name === 'roster') arm.rosterTtl = strict ? 'strict' : 'own';
   }
   arm.steps = Object.freeze(steps);
   return Object.freeze(arm);
@@ -157,6 +167,7 @@ export function parseArm(text: string): Arm {
 
 function mechanismValue(arm: Arm, mechanism: Mechanism): string {
   if (mechanism === 'breaker' && arm.breaker && arm.breakerKey === 'tool') return 'tool';
+  if (mechanism === 'roster' && arm.roster && arm.rosterTtl === 'strict') return 'strict';
   return arm[mechanism] ? 'on' : 'off';
 }
 

@@ -127,7 +127,7 @@ export class Lane {
     // (a spread would copy the first guard's value).
     if (arm.repeats) Object.defineProperty(mechanisms, 'repeats', { get: () => this.#repeats, enumerable: true });
     this.#pipeline = new CallPipeline(mechanisms);
-    this.#roster = arm.roster ? new RosterCache<Tool>({ ...options.roster, servers: this.#servers, clock }) : undefined;
+    this.#roster = arm.roster ? new RosterCache<Tool>({ ...options.roster, servers: this.#servers, clock, zeroTtl: arm.rosterTtl }) : undefined;
     this.#sharedCallOptions = arm.deadline && options.onProgress === undefined ? this.#deadlineOptions(IGNORE_PROGRESS) : undefined;
     this.#plainOptions = new Map(Object.entries(arm.deadline ? {} : (options.plainTimeoutMs ?? {})).map(([server, timeout]) => [server, { timeout }]));
   }
@@ -273,6 +273,7 @@ export class Lane {
       tools: tools.length, failed, ms: round3(performance.now() - started),
       ...(changed ? { offered: tools } : {}),
       ...(protocolsChanged ? { protocols } : {}),
+      ...(this.#roster === undefined ? {} : { rules: roster.rules }),
     });
     return { turn, tools, counters: roster.counters };
   }

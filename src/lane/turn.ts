@@ -1,4 +1,5 @@
 // Opening a turn's roster: list what the cache asks for, record each result, assemble.
+import { MODERN_REVISION } from '../mcp/protocols.ts';
 import type { RequestOptions, Tool } from '../mcp/types.ts';
 import { REFRESH_DESCRIPTION, REFRESH_TOOL } from '../reliability/index.ts';
 import type { RosterCache, TurnRoster } from '../reliability/index.ts';
@@ -20,20 +21,23 @@ export async function openRoster(input: RosterInput): Promise<{ roster: TurnRost
   const { cache, connections, requestOptions } = input;
   const planned = cache.planListing().filter((server) => connections.has(server));
   const listings = await Promise.all(
-    planned.map((server) =>
-      listAllTools(connections.get(server)!.client, requestOptions).then(
-        (tools) => ({ server, tools }),
-        () => ({ server, tools: undefined }),
-      ),
-    ),
+    planned.map((server) => {
+      const connection = connections.get(server)!;
+      return listAllTools(connection.client, requestOptions).then(
+        (listing) => ({ server, listing, modern: connection.protocol === MODERN_REVISION }),
+        () => ({ server, listing: undefined, modern: false }),
+      );
+    }),
   );
   const failed: string[] = [];
-  for (const { server, tools } of listings) {
-    if (tools === undefined) {
+  for (const { server, listing, modern } of listings) {
+    if (listing === undefined) {
       failed.push(server);
       cache.listingFailed(server);
     } else {
-      cache.listed(server, tools);
+      // The caching hint is the 2026-07-28 revision's: there an absent or non-positive ttlMs
+      // means immediately stale (0); a 2025 listing has no hint, whatever it carries.
+      cache.listed(server, listing.tools, modern ? Math.max(0, listing.ttlMs ?? 0) : undefined);
     }
   }
   try {

@@ -36,10 +36,30 @@ export interface RosterCounters {
   cached: number;
 }
 
+/**
+ * Which rule decided a server's listing as a turn opened, the cache's telemetry:
+ * - `stale`: never listed, or marked stale (`list_changed`, a refresh, a reconnect): listed.
+ * - `backoff`: its last listing failed and its back-off has not ended: not listed.
+ * - `server-ttl`: within the positive `ttlMs` its last listing carried: cached.
+ * - `server-ttl-expired`: that `ttlMs` has passed: listed.
+ * - `server-zero`: its last listing said `ttlMs: 0` (or none, in the 2026-07-28 era: immediately
+ *   stale), and the cache complies (`zeroTtl: 'strict'`): listed every turn.
+ * - `own-ttl`: within the cache's own TTL (a 2025 listing, which has no `ttlMs`, or a `ttlMs: 0`
+ *   under the default `zeroTtl: 'own'`): cached.
+ * - `own-ttl-expired`: the cache's own TTL has passed: listed.
+ */
+export type ListingRule = 'stale' | 'backoff' | 'server-ttl' | 'server-ttl-expired' | 'server-zero' | 'own-ttl' | 'own-ttl-expired';
+
 export interface RosterOptions {
   servers: string[];
   /** Default 3_600_000 (one hour). > 0. */
   ttlMs?: number;
+  /**
+   * What a listing that says it is immediately stale (`ttlMs` 0, or none in the 2026-07-28 era)
+   * gets. `own` (default): the cache's own TTL, a documented departure from the specification
+   * (docs/lane.md, "The roster cache and ttlMs"). `strict`: it is listed again every turn.
+   */
+  zeroTtl?: 'own' | 'strict';
   /** First back-off after a failed listing; doubles per consecutive failure. Default 5_000. > 0. */
   backoffBaseMs?: number;
   /** Default 300_000. >= backoffBaseMs. */
@@ -51,6 +71,8 @@ export interface TurnRoster<T extends ListedTool = ListedTool> {
   /** Fixed for the turn: later cache changes never alter it. */
   tools: readonly OfferedTool<T>[];
   counters: RosterCounters;
+  /** Per configured server, the rule that decided its listing as the turn opened (planListing). */
+  rules: Readonly<Record<string, ListingRule>>;
   /** `harness__refresh_tools` is offered if and only if `tools` is non-empty. */
   refreshOffered: boolean;
 }
@@ -68,6 +90,9 @@ const DEFAULT_TTL_MS = 3_600_000;
 const DEFAULT_BACKOFF_BASE_MS = 5_000;
 // ...and capped so a server that stays down is still tried every five minutes.
 const DEFAULT_BACKOFF_MAX_MS = 300_000;
+// A server's own ttlMs is honoured up to a day (the MCP SDK's response cache caps it so too):
+// a listing cannot be pinned for ever.
+export const MAX_SERVER_TTL_MS = 86_400_000;
 
 interface Entry<T> {
   /** From the last successful listing; kept when a later listing fails. */
@@ -75,11 +100,16 @@ interface Entry<T> {
   listedAt: number;
   /** Starts true: a server never listed has nothing fresh to offer. */
   stale: boolean;
+  /** The `ttlMs` its last listing carried (0: immediately stale); undefined for a 2025 listing. */
+  serverTtlMs: number | undefined;
   /** Consecutive failed listings. */
   failures: number;
   /** No listing is attempted before this time. */
   retryAt: number;
 }
+
+/** The rules under which a turn's opening sends a listing. */
+const LISTED_BY: ReadonlySet<ListingRule> = new Set(['stale', 'server-ttl-expired', 'server-zero', 'own-ttl-expired']);
 
 function positive(field: string, value: number): number {
   if (!(value > 0)) throw new RangeError(`roster option ${field} must be > 0, got ${value}`);
@@ -113,8 +143,11 @@ export class RosterCache<T extends ListedTool = ListedTool> {
   readonly #backoffBaseMs: number;
   readonly #backoffMaxMs: number;
   readonly #clock: Clock;
+  readonly #zeroTtl: 'own' | 'strict';
   /** Servers whose listing succeeded since the last `assemble`, i.e. during this turn. */
   readonly #listedThisTurn = new Set<string>();
+  /** The rules of the last planListing, reported by the next assemble. */
+  #rules: Record<string, ListingRule> = {};
 
   constructor(options: RosterOptions) {
     this.#ttlMs = positive('ttlMs', options.ttlMs ?? DEFAULT_TTL_MS);
@@ -126,12 +159,13 @@ export class RosterCache<T extends ListedTool = ListedTool> {
       );
     }
     this.#clock = options.clock ?? Date.now;
+    this.#zeroTtl = options.zeroTtl ?? 'own';
     for (const server of options.servers) {
       validateServerName(server);
       if (this.#entries.has(server)) {
         throw new Error(`server name "${server}" is configured twice: give each server its own name`);
       }
-      this.#entries.set(server, { tools: [], listedAt: 0, stale: true, failures: 0, retryAt: -Infinity });
+      this.#entries.set(server, { tools: [], listedAt: 0, stale: true, serverTtlMs: undefined, failures: 0, retryAt: -Infinity });
     }
     this.#servers = [...this.#entries.keys()];
   }
@@ -139,18 +173,32 @@ export class RosterCache<T extends ListedTool = ListedTool> {
   /** Servers to re-list as a turn opens: never listed, stale or expired, and not backing off. */
   planListing(): string[] {
     const now = this.#clock();
-    return this.#servers.filter((server) => {
-      const entry = this.#entry(server);
-      if (now < entry.retryAt) return false;
-      return entry.stale || now - entry.listedAt >= this.#ttlMs;
-    });
+    this.#rules = Object.fromEntries(this.#servers.map((server) => [server, this.#rule(this.#entry(server), now)]));
+    return this.#servers.filter((server) => LISTED_BY.has(this.#rules[server]!));
   }
 
-  listed(server: string, tools: T[]): void {
+  #rule(entry: Entry<T>, now: number): ListingRule {
+    if (now < entry.retryAt) return 'backoff';
+    if (entry.stale) return 'stale';
+    const age = now - entry.listedAt;
+    const { serverTtlMs } = entry;
+    if (serverTtlMs !== undefined && serverTtlMs > 0) {
+      return age < Math.min(serverTtlMs, MAX_SERVER_TTL_MS) ? 'server-ttl' : 'server-ttl-expired';
+    }
+    if (serverTtlMs !== undefined && this.#zeroTtl === 'strict') return 'server-zero';
+    return age < this.#ttlMs ? 'own-ttl' : 'own-ttl-expired';
+  }
+
+  /**
+   * Records a successful listing. `serverTtlMs` is the `ttlMs` it carried in the 2026-07-28 era
+   * (0 when it said none: immediately stale); undefined for a 2025 listing, which has none.
+   */
+  listed(server: string, tools: T[], serverTtlMs?: number): void {
     const entry = this.#entry(server);
     entry.tools = [...tools];
     entry.listedAt = this.#clock();
     entry.stale = false;
+    entry.serverTtlMs = serverTtlMs;
     entry.failures = 0;
     entry.retryAt = -Infinity;
     this.#listedThisTurn.add(server);
@@ -213,9 +261,11 @@ export class RosterCache<T extends ListedTool = ListedTool> {
       cached: registered.filter((server) => !reachedThisTurn.has(server)).length,
     };
     this.#listedThisTurn.clear();
+    const rules = Object.freeze(this.#rules);
+    this.#rules = {};
     const tools = Object.freeze(registered.flatMap((server) => this.#offer(server)));
     assertUniqueNames(tools);
-    return Object.freeze({ tools, counters: Object.freeze(counters), refreshOffered: tools.length > 0 });
+    return Object.freeze({ tools, counters: Object.freeze(counters), rules, refreshOffered: tools.length > 0 });
   }
 
   #offer(server: string): OfferedTool<T>[] {

@@ -267,6 +267,13 @@ export const toolsListShape = z.object({
    * means as before, and in traces written before it was recorded.
    */
   protocols: z.record(z.string(), text).optional(),
+  /**
+   * With the roster cache on: per server, the rule that decided its listing as the turn opened
+   * (`stale`, `backoff`, `server-ttl`, `server-ttl-expired`, `server-zero`, `own-ttl`,
+   * `own-ttl-expired`; src/reliability/roster.ts). Absent with it off (every server is listed
+   * every turn), and in traces written before it was recorded.
+   */
+  rules: z.record(z.string(), text).optional(),
 });
 
 export const toolCallShapeEvent = z.object({

@@ -23,7 +23,16 @@ describe('parseArm', () => {
     expect(parseArm('off,breaker=tool')).toEqual({ ...ARM_OFF, breaker: true, breakerKey: 'tool' });
   });
 
+  it('reads roster=strict as the roster on, listing again what says it is immediately stale; roster=on and off reset it', () => {
+    expect(parseArm('roster=strict')).toEqual({ ...ARM_ON, rosterTtl: 'strict' });
+    expect(parseArm('off,roster=strict')).toEqual({ ...ARM_OFF, roster: true, rosterTtl: 'strict' });
+    expect(parseArm('roster=on').rosterTtl).toBe('own');
+    expect(parseArm('roster=off')).toEqual({ ...ARM_ON, roster: false });
+  });
+
   it.each([
+    ['breaker=strict', /"breaker=strict" needs the value on or off/],
+    ['roster=tool', /"roster=tool" needs the value on or off/],
     ['nonsense', /unknown mechanism "nonsense"/],
     ['breaker=maybe', /"breaker=maybe" needs the value on or off/],
     ['repeats=tool', /"repeats=tool" needs the value on or off/],
@@ -44,7 +53,7 @@ describe('parseArm', () => {
 
 describe('parseArm messages', () => {
   const USAGE = 'expected "on", "off" or a list like "breaker=off,repeats=on" over breaker, circuit, repeats, deadline, roster, cap ' +
-    '(values on|off, and breaker=tool); a list may start with "on" or "off" as its base (default on), ' +
+    '(values on|off, and breaker=tool, roster=strict); a list may start with "on" or "off" as its base (default on), ' +
     'and may set ceiling or timeLimit to a number or a factor of the rung\'s own (ceiling=24, timeLimit=x0.5), ' +
     'and protocol to auto, legacy, 2026-07-28';
   const message = (text: string): string => {
@@ -78,7 +87,7 @@ describe('parseArm messages', () => {
 
 describe('formatArm', () => {
   it('writes on, off, or the full list, and parseArm reads each back', () => {
-    const arms = ['on', 'off', 'breaker=off', 'off,repeats=on', 'breaker=tool', 'circuit=off,deadline=off'].map(parseArm);
+    const arms = ['on', 'off', 'breaker=off', 'off,repeats=on', 'breaker=tool', 'circuit=off,deadline=off', 'roster=strict'].map(parseArm);
     expect(arms.map(formatArm)).toEqual([
       'on',
       'off',
@@ -86,6 +95,7 @@ describe('formatArm', () => {
       'breaker=off,circuit=off,repeats=on,deadline=off,roster=off,cap=off',
       'breaker=tool,circuit=on,repeats=on,deadline=on,roster=on,cap=on',
       'breaker=on,circuit=off,repeats=on,deadline=off,roster=on,cap=on',
+      'breaker=on,circuit=on,repeats=on,deadline=on,roster=strict,cap=on',
     ]);
     for (const arm of arms) expect(parseArm(formatArm(arm))).toEqual(arm);
   });
@@ -94,6 +104,7 @@ describe('formatArm', () => {
     // breakerKey matters only with the breaker on (Arm's own comment); an arm built in code may carry either.
     expect(formatArm({ ...ARM_OFF, breakerKey: 'tool' })).toBe('off');
     expect(formatArm({ ...ARM_ON, breaker: false, breakerKey: 'tool' })).toBe('breaker=off,circuit=on,repeats=on,deadline=on,roster=on,cap=on');
+    expect(formatArm({ ...ARM_ON, roster: false, rosterTtl: 'strict' })).toBe('breaker=on,circuit=on,repeats=on,deadline=on,roster=off,cap=on');
   });
 });
 
@@ -117,7 +128,7 @@ describe('parseArm, word for word', () => {
     expect(messageOf('circuit')).toMatch(/^arm "circuit": "circuit" needs the value on or off; /);
     expect(messageOf('ceiling=2,ceiling=3')).toMatch(/^arm "ceiling=2,ceiling=3": ceiling is set twice; /);
     const usage = messageOf('x');
-    expect(usage).toContain('(values on|off, and breaker=tool); a list may start with "on" or "off" as its base (default on), ');
+    expect(usage).toContain('(values on|off, and breaker=tool, roster=strict); a list may start with "on" or "off" as its base (default on), ');
     expect(usage).toContain('and may set ceiling or timeLimit to a number or a factor of the rung\'s own (ceiling=24, timeLimit=x0.5)');
   });
 

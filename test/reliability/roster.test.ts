@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { REFRESH_DESCRIPTION, RosterCache } from '../../src/reliability/roster.ts';
+import { MAX_SERVER_TTL_MS, REFRESH_DESCRIPTION, RosterCache } from '../../src/reliability/roster.ts';
 import type { ListedTool, RosterOptions, TurnRoster } from '../../src/reliability/roster.ts';
 
 // The clock starts far from zero so `now - listedAt` and `now + listedAt` differ.
@@ -488,5 +488,84 @@ describe('RosterCache.refresh', () => {
     expect(REFRESH_DESCRIPTION).toMatch(/^Asks for every MCP server to be listed again\. It does not change the tools you can use in this turn/);
     expect(REFRESH_DESCRIPTION).toMatch(/this turn keeps the tool list it started with/);
     expect(REFRESH_DESCRIPTION).toMatch(/the next turn starts with a fresh listing/);
+  });
+});
+
+describe("RosterCache and a server's ttlMs (the 2026-07-28 caching hint)", () => {
+  /** The rules the next turn reports, after planning it. */
+  function rulesOf(cache: RosterCache): Record<string, string> {
+    cache.planListing();
+    return { ...cache.assemble([]).rules };
+  }
+
+  it('keeps a listing fresh for the positive ttlMs it carried, shorter than its own TTL: cached up to 1 ms before, listed at it', () => {
+    const { cache, clock } = setup(['a'], { ttlMs: 60_000 });
+    cache.listed('a', tools('x'), 5_000);
+    clock.now += 4_999;
+    expect(cache.planListing()).toEqual([]);
+    expect(cache.assemble([]).rules).toEqual({ a: 'server-ttl' });
+    clock.now += 1;
+    expect(cache.planListing()).toEqual(['a']);
+    expect(cache.assemble(['a']).rules).toEqual({ a: 'server-ttl-expired' });
+  });
+
+  it('honours a ttlMs longer than its own TTL, up to a day and no longer', () => {
+    const { cache, clock } = setup(['a'], { ttlMs: 60_000 });
+    cache.listed('a', tools('x'), 7_200_000);
+    clock.now += 7_199_999;
+    expect(rulesOf(cache)).toEqual({ a: 'server-ttl' });
+    clock.now += 1;
+    expect(rulesOf(cache)).toEqual({ a: 'server-ttl-expired' });
+    const later = setup(['a'], { ttlMs: 60_000 });
+    later.cache.listed('a', tools('x'), 10 * MAX_SERVER_TTL_MS);
+    later.clock.now += MAX_SERVER_TTL_MS - 1;
+    expect(rulesOf(later.cache)).toEqual({ a: 'server-ttl' });
+    later.clock.now += 1;
+    expect(rulesOf(later.cache)).toEqual({ a: 'server-ttl-expired' });
+  });
+
+  it('gives a ttlMs of 0 its own TTL by default, and lists it every turn when strict', () => {
+    const own = setup(['a'], { ttlMs: 60_000 });
+    own.cache.listed('a', tools('x'), 0);
+    own.clock.now += 59_999;
+    expect(own.cache.planListing()).toEqual([]);
+    expect(own.cache.assemble([]).rules).toEqual({ a: 'own-ttl' });
+    own.clock.now += 1;
+    expect(rulesOf(own.cache)).toEqual({ a: 'own-ttl-expired' });
+    const strict = setup(['a'], { ttlMs: 60_000, zeroTtl: 'strict' });
+    strict.cache.listed('a', tools('x'), 0);
+    expect(strict.cache.planListing()).toEqual(['a']);
+    expect(strict.cache.assemble(['a']).rules).toEqual({ a: 'server-zero' });
+  });
+
+  it('gives a 2025 listing (no hint) its own TTL even when strict', () => {
+    const { cache, clock } = setup(['a'], { ttlMs: 60_000, zeroTtl: 'strict' });
+    cache.listed('a', tools('x'));
+    clock.now += 59_999;
+    expect(rulesOf(cache)).toEqual({ a: 'own-ttl' });
+    clock.now += 1;
+    expect(rulesOf(cache)).toEqual({ a: 'own-ttl-expired' });
+  });
+
+  it('forgets the hint a listing carried once the next one carries none', () => {
+    const { cache, clock } = setup(['a'], { ttlMs: 60_000 });
+    cache.listed('a', tools('x'), 1_000);
+    cache.listed('a', tools('x'));
+    clock.now += 1_000;
+    expect(rulesOf(cache)).toEqual({ a: 'own-ttl' });
+  });
+
+  it('lets list_changed (markStale) and a back-off win over any ttlMs, and names each rule', () => {
+    const { cache, clock } = setup(['a', 'b', 'c'], { ttlMs: 60_000 });
+    expect(rulesOf(cache)).toEqual({ a: 'stale', b: 'stale', c: 'stale' });
+    cache.listed('a', tools('x'), 3_600_000);
+    cache.listed('b', tools('y'), 3_600_000);
+    cache.markStale('b');
+    cache.listingFailed('c');
+    expect(cache.planListing()).toEqual(['b']);
+    expect(cache.assemble(['b']).rules).toEqual({ a: 'server-ttl', b: 'stale', c: 'backoff' });
+    // Reported once: the next turn's rules are the next planning's.
+    clock.now += 1;
+    expect(cache.assemble([]).rules).toEqual({});
   });
 });
