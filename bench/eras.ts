@@ -11,6 +11,10 @@
 //   trace written) against the SDK v2 client's own callTool on a connection of the same era,
 //   beside the floor (the raw call plus what the trace format requires: call key, its sha256,
 //   the result's text, one JSON line), as bench/laneStdio.ts measures it for a 2025 server.
+// - A turn's opening against a server whose tools/list says `ttlMs: 0` (the SDK v2 default, in
+//   the 2026-07-28 era): the roster cache on (`on`: its own TTL, no round trip) against the
+//   specification's letter (`roster=strict`: a listing every turn). Paired rounds; the median
+//   of the ratios is what re-listing every turn costs over the cache, on a local server.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +104,36 @@ async function callsIn(era: 'legacy' | '2026-07-28', rounds: number, callsPerRou
   };
 }
 
+/** Microseconds per turn opening under `on` and `roster=strict`, and their ratio. */
+async function turnsAgainstZeroTtl(rounds: number, turnsPerRound: number): Promise<Record<string, number>> {
+  const server = { v2: { ...SERVER, protocol: '2026-07-28' as const } };
+  const cached = await Lane.connect({ servers: server, arm: 'on' });
+  const strict = await Lane.connect({ servers: server, arm: 'roster=strict' });
+  const times: [number[], number[]] = [[], []];
+  try {
+    for (const lane of [cached, strict]) if (lane.startErrors.length > 0) throw lane.startErrors[0];
+    for (let r = 0; r < rounds + 1; r += 1) {
+      const t = [0, 0];
+      for (let i = 0; i < 2; i += 1) {
+        const which = (i + r) % 2;
+        const lane = which === 0 ? cached : strict;
+        t[which] = await timeBatch(turnsPerRound, 0, () => lane.openTurn());
+      }
+      if (r === 0) continue; // warm-up
+      times[0].push(t[0]!);
+      times[1].push(t[1]!);
+    }
+  } finally {
+    await Promise.all([cached.close(), strict.close()]);
+  }
+  const [on, letter] = times;
+  return {
+    erasZeroTtlCachedMicrosPerTurn: round2(median(on)),
+    erasZeroTtlStrictMicrosPerTurn: round2(median(letter)),
+    erasZeroTtlStrictVsCachedRatio: round3(median(letter.map((x, i) => x / on[i]!))),
+  };
+}
+
 export async function benchEras(options: ErasBenchOptions = {}): Promise<Record<string, number>> {
   const { connectRounds = 20, callRounds = 10, callsPerRound = 200 } = options;
   const settings: Protocol[] = ['auto', '2026-07-28', 'legacy'];
@@ -123,5 +157,6 @@ export async function benchEras(options: ErasBenchOptions = {}): Promise<Record<
     erasConnectRounds: connectRounds,
     ...(await callsIn('legacy', callRounds, callsPerRound)),
     ...(await callsIn('2026-07-28', callRounds, callsPerRound)),
+    ...(await turnsAgainstZeroTtl(callRounds, callsPerRound)),
   };
 }
