@@ -834,6 +834,11 @@ const NEW_MODULES: NamedMutation[] = [
     breaks: 'a busy HTTP client holds a listener per request until garbage collection', why: 'a long-lived gateway prints a MaxListenersExceededWarning per request past 1,500', tests: ['test/mcp/client.test.ts'],
   },
   {
+    name: "a 2026-07-28 listing's ttlMs not handed to the roster cache", file: 'src/lane/turn.ts',
+    edits: [{ search: 'modern ? Math.max(0, listing.ttlMs ?? 0) : undefined', replace: 'undefined' }],
+    breaks: 'every listing gets the cache\'s own TTL, whatever the server said', why: 'a server that says its list is fresh for 5 s is trusted for an hour, and roster=strict measures nothing', tests: ['test/lane/ttl.test.ts'],
+  },
+  {
     name: "a 2025 server's HTTP 500 to the probe taken as final", file: 'src/mcp/client.ts',
     edits: [{ search: "if (protocol !== 'auto' || !probeAnsweredBadly(error)) throw error;", replace: 'throw error;' }],
     breaks: 'auto never tries the 2025 handshake after a 5xx to server/discover', why: 'a 2025 server that fails its session check on the probe (the git server of git-over-http) is never reached', tests: ['test/lane/refusal.test.ts'],
