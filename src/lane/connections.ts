@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { closeClient, connectClient, connectHttpClient, deliverNotificationsFirst, negotiated, newClient, stdioClientTransport } from '../mcp/client.ts';
+import type { ElicitationAnswer, ElicitationAsked } from '../mcp/client.ts';
 import { describeError, isSessionLost } from '../mcp/errors.ts';
 import { DEFAULT_PROTOCOL } from '../mcp/protocols.ts';
 import type { Client, Notification, Protocol, Transport } from '../mcp/types.ts';
@@ -102,6 +103,8 @@ export interface ConnectOptions {
   onNotification?: (notification: Notification) => void;
   /** Overrides the server entry's own setting (an arm's `protocol=`, `--protocol`). */
   protocol?: Protocol | undefined;
+  /** Answers the server's requests for input (either era); absent, the client declares no elicitation. */
+  onElicit?: ((asked: ElicitationAsked) => Promise<ElicitationAnswer>) | undefined;
 }
 
 /**
@@ -207,6 +210,7 @@ export async function connectServer(name: string, config: ServerConfig, options:
   const client = newClient(CLIENT_INFO, {
     toolsChanged: () => options.onToolListChanged(),
     notification: (notification) => options.onNotification?.(notification),
+    ...(options.onElicit === undefined ? {} : { elicit: options.onElicit }),
   }, protocol);
   let established = false;
   let closing = false;

@@ -3,6 +3,7 @@
 // event per listing and per call (docs/lane.md).
 import { hash } from 'node:crypto';
 import { callTool } from '../mcp/client.ts';
+import type { ElicitationAnswer, ElicitationAsked } from '../mcp/client.ts';
 import type { Client, Notification, RequestOptions, Tool } from '../mcp/types.ts';
 import {
   RepeatGuard, RosterCache, ServerCircuits, TurnBreaker, callKey, HARNESS_SERVER, REFRESH_TOOL, SEPARATOR,
@@ -16,6 +17,8 @@ import type { CallSite, Decision } from './calls.ts';
 import { validateServerNames } from './config.ts';
 import type { ServerConfig } from './config.ts';
 import { connectServer } from './connections.ts';
+import { answerFor } from './elicit.ts';
+import type { DeclaredAnswer } from './elicit.ts';
 import { ServerStartError } from './connections.ts';
 import type { Connection } from './connections.ts';
 import { nodeCommand } from './nodeBin.ts';
@@ -143,7 +146,7 @@ export class Lane {
     let lane: Lane | undefined;
     const timeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     const settled = await Promise.allSettled(configs.map(([name, config]) =>
-      connectServer(name, config, { timeoutMs, signal: options.signal, protocol: arm.protocol, ...Lane.#hooks(() => lane, name) })));
+      connectServer(name, config, { timeoutMs, signal: options.signal, protocol: arm.protocol, ...Lane.#hooks(() => lane, name, options.elicit) })));
     settled.forEach((result) => {
       if (result.status === 'fulfilled') connections.set(result.value.name, result.value);
       else errors.push(result.reason as ServerStartError);
@@ -153,7 +156,7 @@ export class Lane {
   }
 
   /** What a connection tells the lane: a changed tool list, a close it did not ask for. */
-  static #hooks(lane: () => Lane | undefined, name: string) {
+  static #hooks(lane: () => Lane | undefined, name: string, declared: readonly DeclaredAnswer[] | undefined) {
     return {
       onToolListChanged: () => {
         const current = lane();
@@ -165,6 +168,19 @@ export class Lane {
         const current = lane();
         if (current !== undefined) current.#options.onServerNotification?.(name, notification);
       },
+      ...(declared === undefined ? {} : {
+        onElicit: async (asked: ElicitationAsked): Promise<ElicitationAnswer> => {
+          const { answer, declared: matched } = answerFor(asked, declared);
+          const current = lane();
+          if (current !== undefined) {
+            current.#emit({
+              type: 'elicitation', 'mcp.method.name': 'elicitation/create', server: name, turn: current.#turn?.turn ?? 0,
+              message: asked.message, action: answer.action, declared: matched, ...(answer.content === undefined ? {} : { content: answer.content }),
+            });
+          }
+          return answer;
+        },
+      }),
       onClosed: () => {
         const current = lane();
         if (current === undefined || current.#closed || current.#options.onServerClosed === undefined) return;
@@ -218,7 +234,7 @@ export class Lane {
     await old?.close().catch(() => undefined);
     const resolved = 'command' in config ? nodeCommand(config) : config;
     const connection = await connectServer(name, resolved, {
-      timeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, protocol: this.arm.protocol, ...Lane.#hooks(() => this, name),
+      timeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, protocol: this.arm.protocol, ...Lane.#hooks(() => this, name, this.#options.elicit),
     }).catch((error: unknown) => {
       if (error instanceof ServerStartError) this.#startErrors = [...this.#startErrors.filter((e) => e.server !== name), error];
       throw error;

@@ -4,6 +4,7 @@ import type { CircuitOptions, Clock, RosterCounters, RosterOptions } from '../re
 import type { Emit, Outcome } from '../trace/index.ts';
 import type { Arm } from './arm.ts';
 import type { ServerConfig } from './config.ts';
+import type { DeclaredAnswer } from './elicit.ts';
 
 /** A capped wait (30 s) plus its final read and the reply fit twice over: the SDK's own 60 s. */
 export const DEFAULT_CALL_TIMEOUT_MS = 2 * WAIT_CAP_MS;
@@ -64,6 +65,12 @@ export interface LaneOptions {
   onToolListChanged?: (server: string) => void;
   /** Any other notification a server sent (`ladder gateway` forwards resource and prompt ones). */
   onServerNotification?: (server: string, notification: { method: string; params?: Record<string, unknown> }) => void;
+  /**
+   * Answers to servers' requests for input (src/lane/elicit.ts). Given, even empty, the lane
+   * declares elicitation and answers every request, declining what no answer matches; absent,
+   * it declares none and a server cannot ask.
+   */
+  elicit?: readonly DeclaredAnswer[];
 }
 
 export interface LaneTool {

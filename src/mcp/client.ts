@@ -18,22 +18,52 @@ import type { Protocol } from './protocols.ts';
 /** The environment a stdio server gets by default: the SDK's safe subset of this process's (PATH, HOME, ...). */
 export { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 
+/** A server's request for input from the user, as it asked. */
+export interface ElicitationAsked {
+  message: string;
+  /** The form's JSON Schema (form mode). */
+  requestedSchema?: unknown;
+}
+
+/** The answer to one: the content (flat values, as a form holds) goes with `accept`. */
+export interface ElicitationAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean | string[]>;
+}
+
 export interface ClientHandlers {
   /** notifications/tools/list_changed */
   toolsChanged?: () => void;
   /** Every other notification the server sends (resources/updated, resources and prompts list_changed, ...). */
   notification?: (notification: Notification) => void;
+  /**
+   * A server's request for input, in either era: an `elicitation/create` request in 2025, the
+   * same request embedded in an `input_required` result in 2026-07-28 (the SDK answers both
+   * through this one handler, and retries the call with the answer). Given, the client declares
+   * form-mode elicitation; without it, none, and a server cannot ask.
+   */
+  elicit?: (asked: ElicitationAsked) => Promise<ElicitationAnswer>;
 }
 
 /**
- * A client that declares no capabilities of its own, speaks the revisions `protocol` allows, and
- * reports the notifications it is sent. `auto` asks `server/discover` first and falls back to the
+ * A client that declares no capabilities of its own (but elicitation when it can answer it),
+ * speaks the revisions `protocol` allows, and reports the notifications it is sent. `auto` asks `server/discover` first and falls back to the
  * 2025 handshake on a definite legacy answer (the SDK's own negotiation).
  */
 export function newClient(info: Implementation, handlers: ClientHandlers = {}, protocol: Protocol = DEFAULT_PROTOCOL): Client {
   const mode = protocol === MODERN_REVISION ? { pin: MODERN_REVISION } : protocol;
-  const client = new Client(info, { capabilities: {}, versionNegotiation: { mode } });
-  const { toolsChanged, notification } = handlers;
+  const { toolsChanged, notification, elicit } = handlers;
+  const capabilities = elicit === undefined ? {} : { elicitation: { form: {} } };
+  const client = new Client(info, { capabilities, versionNegotiation: { mode } });
+  if (elicit !== undefined) {
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const { params } = request;
+      // A URL to visit is a user's errand; the harness has none to run, so it declines.
+      if (params.mode === 'url') return { action: 'decline' };
+      const { action, content } = await elicit({ message: params.message, requestedSchema: params.requestedSchema });
+      return content === undefined ? { action } : { action, content };
+    });
+  }
   if (toolsChanged !== undefined) client.setNotificationHandler('notifications/tools/list_changed', () => toolsChanged());
   if (notification !== undefined) client.fallbackNotificationHandler = async (n) => notification(n);
   return client;

@@ -196,6 +196,19 @@ const effect = z
     return { ...value, better };
   });
 
+/** A form's values: what an elicitation's `content` may hold (MCP's restricted form schema). */
+const formValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+
+const elicitAnswer = z
+  .strictObject({
+    /** A part of the server's message that picks this answer, e.g. "Deploy to production?". */
+    message: z.string().min(1, 'expected a part of the message the server asks'),
+    action: z.enum(['accept', 'decline', 'cancel'], { error: 'expected accept, decline or cancel' }).default('accept'),
+    /** The form's values, sent with `accept`. */
+    content: z.record(z.string(), formValue).optional(),
+  })
+  .refine((a) => a.content === undefined || a.action === 'accept', { message: 'content goes with action: accept only', path: ['content'] });
+
 export const rungSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9-]+$/, 'expected lower-case letters, digits and dashes'),
   description: z.string().min(1),
@@ -211,6 +224,12 @@ export const rungSchema = z.strictObject({
   deterministic: z.array(toolName).default([]),
   /** Whether a server's `_meta["ladder/deterministic"]` is believed. */
   trustServerHints: z.boolean().default(true),
+  /**
+   * Answers to the servers' requests for input (elicitation, in either MCP era): the first whose
+   * `message` occurs in what a server asks answers it; a request none matches is declined
+   * (src/lane/elicit.ts). Every request is recorded, and `ladder show` prints it.
+   */
+  elicit: z.array(elicitAnswer).default([]),
   /** Scales job durations, the wait cap and client timeouts together (1 = real time). */
   timeFactor: z.number().positive().default(1),
   /**

@@ -110,6 +110,8 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
       emit,
       deterministic: (name) => rung.deterministic.includes(name),
       trustServerHints: rung.trustServerHints,
+      // Declared, even empty: a server may ask, and what no answer matches is declined.
+      elicit: rung.elicit,
       ...callTimeouts(input.timeFactor),
       plainTimeoutMs: plainTimeouts(rung.servers, input.timeFactor),
       connectTimeoutMs: CONNECT_TIMEOUT_MS,

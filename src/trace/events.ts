@@ -32,6 +32,7 @@ export type ModelToolCall = ModelResponse['toolCalls'][number];
 /** The six counters are the roster cache's own, so the trace cannot drift from what the cache counts. */
 export type ToolsList = Shape<'tools.list'> & RosterCounters;
 export type ToolCallEvent = Shape<'tool.call'>;
+export type ElicitationEvent = Shape<'elicitation'>;
 export type StepEnd = Shape<'step.end'>;
 export type FailedCheck = StepEnd['failedChecks'][number];
 export type PassEnd = Shape<'pass.end'>;
@@ -51,6 +52,7 @@ export type TraceEvent =
   | ModelResponse
   | ToolsList
   | ToolCallEvent
+  | ElicitationEvent
   | StepEnd
   | PassEnd
   | RunEnd;

@@ -29,6 +29,11 @@ export function redactEvent(event: TraceEventInput): TraceEventInput {
       const { offered: _dropped, ...rest } = event;
       return rest;
     }
+    case 'elicitation': {
+      // What the server asked and what was answered are content: the hash of the question stays.
+      const { content: _dropped, message, ...rest } = event;
+      return { ...rest, message: `sha256:${hash16(message)}` };
+    }
     case 'pass.start':
     case 'run.start':
       return { ...event, content: 'redacted' };

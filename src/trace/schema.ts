@@ -31,6 +31,7 @@ export const EVENT_TYPES = [
   'model.response',
   'tools.list',
   'tool.call',
+  'elicitation',
   'step.end',
   'pass.end',
   'run.end',
@@ -276,6 +277,24 @@ export const toolsListShape = z.object({
   rules: z.record(z.string(), text).optional(),
 });
 
+/**
+ * A server asked for input (`elicitation/create` in 2025, an `input_required` result's embedded
+ * request in 2026-07-28), and how the lane answered it: from the rung's declared answers
+ * (`declared`), or declined when none matched (src/lane/elicit.ts).
+ */
+export const elicitationShape = z.object({
+  ...stamp('elicitation'),
+  'mcp.method.name': z.literal('elicitation/create'),
+  server: text,
+  /** The turn open when it was asked (0 before the first). */
+  turn: z.number().int().nonnegative(),
+  /** What the server asked; `sha256:<16 hex>` of it in a redacted trace, which drops `content`. */
+  message: z.string(),
+  action: z.enum(['accept', 'decline', 'cancel']),
+  declared: z.boolean(),
+  content: z.record(z.string(), z.unknown()).optional(),
+});
+
 export const toolCallShapeEvent = z.object({
   ...stamp('tool.call'),
   'mcp.method.name': z.literal('tools/call'),
@@ -356,6 +375,7 @@ export const EVENT_SHAPES = {
   'model.response': modelResponseShape,
   'tools.list': toolsListShape,
   'tool.call': toolCallShapeEvent,
+  elicitation: elicitationShape,
   'step.end': stepEndShape,
   'pass.end': passEndShape,
   'run.end': runEndShape,

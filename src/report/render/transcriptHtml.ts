@@ -56,6 +56,7 @@ function step(s: StepView): string {
     `<h5>${esc(s.heading)}: <span class="${s.tone}">${esc(s.status)}</span></h5>`,
     s.prompt === null ? '' : `<div class="m">Prompt</div>${body(s.prompt)}`,
     `<div class="m">Tools: ${esc(s.tools)}</div>`,
+    ...s.asked.map((a) => `<div class="m">Asked for input: ${esc(a)}</div>`),
     ...s.rounds.map(round),
     `<div class="${s.tone}">Ended: ${esc(s.end)}</div>`,
     s.failedChecks.length === 0 ? '' : `<ul>${s.failedChecks.map((c) => `<li class="bad">✗ ${esc(c.check)}: ${esc(c.why)}</li>`).join('')}</ul>`,

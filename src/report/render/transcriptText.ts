@@ -56,6 +56,7 @@ function stepLines(s: StepView, paint: Paint): string[] {
     paint('bold', `${s.heading}: ${paint(s.tone, s.status)}`),
     ...(s.prompt === null ? [] : ['  Prompt:', ...bodyLines(s.prompt, '    ', '', paint)]),
     `  Tools: ${s.tools}`,
+    ...s.asked.map((a) => `  Asked for input: ${a}`),
     ...s.rounds.flatMap((r) => roundLines(r, paint)),
     `  ${paint(s.tone, `Ended: ${s.end}`)}`,
     ...s.failedChecks.map((c) => `  ${paint('bad', `✗ ${c.check}: ${c.why}`)}`),

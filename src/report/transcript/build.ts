@@ -81,6 +81,8 @@ export interface StepRecord {
   /** Tools offered when the turn opened; names when the trace recorded them. */
   tools: { count: number; names: string[] | undefined; failed: string[]; protocols?: Record<string, string> } | undefined;
   rounds: RoundRecord[];
+  /** Servers' requests for input during the step, and how each was answered (`elicitation` events); absent: none. */
+  asked?: { server: string; message: string; action: string; declared: boolean; content: Record<string, unknown> | undefined }[];
   end: { passed: boolean; reason: StepEndReason; failedChecks: FailedCheck[]; rounds: number; calls: number; ms: number; error: string | undefined } | undefined;
 }
 
@@ -146,6 +148,10 @@ export class TranscriptBuilder {
         return this.#response(e);
       case 'tool.call':
         return this.#call(e);
+      case 'elicitation':
+        // Asked during turn t, which is step t - 1 (before the first turn: step 0).
+        (this.#step(Math.max(0, e.turn - 1)).asked ??= []).push({ server: e.server, message: e.message, action: e.action, declared: e.declared, content: e.content });
+        return;
       case 'step.end':
         this.#step(e.step).end = {
           passed: e.passed, reason: e.reason, failedChecks: e.failedChecks, rounds: e.rounds, calls: e.calls, ms: e.ms, error: e.error,

@@ -53,6 +53,8 @@ export interface StepView {
   status: string;
   prompt: Body | null;
   tools: string;
+  /** One line per request for input a server made during the step, and its answer. */
+  asked: string[];
   rounds: RoundView[];
   end: string;
   failedChecks: { check: string; why: string }[];
@@ -309,6 +311,13 @@ function toolsLine(s: StepRecord, before: StepRecord | undefined): string {
   return `${plural(tools.count, 'tool')} offered${names}${failed}`;
 }
 
+/** `v2 asked "Deploy to staging?": accept {"confirm":true} (a declared answer)`. */
+function askedLine(a: NonNullable<StepRecord['asked']>[number]): string {
+  const content = a.content === undefined ? '' : ` ${JSON.stringify(a.content)}`;
+  const why = a.declared ? 'a declared answer' : 'no declared answer matched';
+  return `${a.server} asked ${JSON.stringify(a.message)}: ${a.action}${content} (${why})`;
+}
+
 function stepView(
   s: StepRecord, before: StepRecord | undefined, limits: Folding, marks: ReadonlyMap<string, string>, content: ContentLevel, external: boolean,
 ): StepView {
@@ -323,6 +332,7 @@ function stepView(
     status,
     prompt: s.prompt === undefined ? null : body('prompt', s.prompt, limits.prose),
     tools: toolsLine(s, before),
+    asked: (s.asked ?? []).map(askedLine),
     rounds: s.rounds.map((r) => roundView(r, limits, marks.get(roundKey(s.step, r.round)) ?? null, place)),
     end: end === undefined ? 'did not finish: no step.end recorded' : `${endReason(s)}; ${status}`,
     failedChecks: end?.failedChecks.map((c) => ({ check: c.check, why: c.why })) ?? [],
