@@ -834,6 +834,11 @@ const NEW_MODULES: NamedMutation[] = [
     breaks: 'a busy HTTP client holds a listener per request until garbage collection', why: 'a long-lived gateway prints a MaxListenersExceededWarning per request past 1,500', tests: ['test/mcp/client.test.ts'],
   },
   {
+    name: "a rung's declared answers to a server's requests for input ignored", file: 'src/lane/lane.ts',
+    edits: [{ search: 'answerFor(asked, declared)', replace: 'answerFor(asked, [])' }],
+    breaks: 'every request for input is declined', why: 'a rung that confirms a deployment never gets it done, in either era', tests: ['test/lane/elicit.test.ts'],
+  },
+  {
     name: "a 2026-07-28 listing's ttlMs not handed to the roster cache", file: 'src/lane/turn.ts',
     edits: [{ search: 'modern ? Math.max(0, listing.ttlMs ?? 0) : undefined', replace: 'undefined' }],
     breaks: 'every listing gets the cache\'s own TTL, whatever the server said', why: 'a server that says its list is fresh for 5 s is trusted for an hour, and roster=strict measures nothing', tests: ['test/lane/ttl.test.ts'],
