@@ -52,6 +52,12 @@ describe('redaction', () => {
     expect(redactEvent(bare)).toBe(bare);
   });
 
+  it("keeps a server's request for input as the hash of what it asked, and drops the answer's content", () => {
+    const asked = { type: 'elicitation', 'mcp.method.name': 'elicitation/create', server: 'v2', turn: 1, action: 'accept', declared: true } as const;
+    expect(redactEvent({ ...asked, message: 'Deploy to staging?', content: { confirm: true } }))
+      .toStrictEqual({ ...asked, message: `sha256:${hash16('Deploy to staging?')}` });
+  });
+
   it('says a pass and a run are redacted', () => {
     expect(redactEvent({ type: 'pass.start', rung: 'r', arm: 'on', pass: 0, seed: 1, time: 'x', content: 'full' }))
       .toStrictEqual({ type: 'pass.start', rung: 'r', arm: 'on', pass: 0, seed: 1, time: 'x', content: 'redacted' });
