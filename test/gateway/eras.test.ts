@@ -53,7 +53,7 @@ describe('ladder gateway over both eras', () => {
     expect(s.upstreams.map((u) => [u.name, u.state, u.protocol])).toEqual([['v2', 'up', '2026-07-28'], ['old', 'up', '2025-11-25']]);
     const text = statusText(s);
     expect(text[1]).toMatch(/^upstream +state +protocol +failures +restarts +tools +calls +p95 +last error$/);
-    expect(text[2]).toMatch(/^v2 +up +2026-07-28 +0 +0 +2 +1 /);
+    expect(text[2]).toMatch(/^v2 +up +2026-07-28 +0 +0 +3 +1 /);
   });
 
   it('marks a server that refused the revision it was given refused, starts it once, never restarts it, and serves the rest', async () => {
