@@ -23,8 +23,6 @@ export interface StdioEraServers {
 }
 
 export interface StdioEraServing {
-  /** The era the client opened with; undefined when stdin ended before a first line. */
-  readonly era: Promise<StdioEra | undefined>;
   /** Closes whichever server was chosen (nothing to close before the first line). */
   close(): Promise<void>;
 }
@@ -68,8 +66,8 @@ function firstLine(stdin: Readable): Promise<FirstRead | undefined> {
 
 export function serveStdioEitherEra(servers: StdioEraServers, stdin: Readable = process.stdin, stdout: Writable = process.stdout): StdioEraServing {
   let close: () => Promise<void> = async () => undefined;
-  const era = firstLine(stdin).then(async (first): Promise<StdioEra | undefined> => {
-    if (first === undefined) return undefined;
+  void firstLine(stdin).then(async (first): Promise<void> => {
+    if (first === undefined) return;
     const { read, ended } = first;
     // What was read, then the rest of stdin as it comes; its end is the replay's end.
     const replay = new PassThrough();
@@ -87,7 +85,9 @@ export function serveStdioEitherEra(servers: StdioEraServers, stdin: Readable = 
       const handle = serveStdio(servers.modern, { legacy: 'reject', transport: new ModernStdioTransport(replay, stdout) });
       close = () => handle.close();
     }
-    return chosen;
+  }).catch((error: unknown) => {
+    // stdout is the protocol's: a server that could not be connected says so on stderr.
+    process.stderr.write(`stdio: could not serve the client: ${error instanceof Error ? error.message : String(error)}\n`);
   });
-  return { era, close: async () => close() };
+  return { close: async () => close() };
 }

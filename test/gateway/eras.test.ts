@@ -15,7 +15,7 @@ import { statusText } from '../../src/gateway/status.ts';
 import { Lane } from '../../src/lane/index.ts';
 import { eraOf } from '../../src/mcp/stdioEras.ts';
 import { httpGateway, status, textOf, userClient } from '../helpers/gateway.ts';
-import { fixtureLog, V2_SERVER } from '../helpers/v2Server.ts';
+import { fixtureLog, inheritedEnv, V2_SERVER } from '../helpers/v2Server.ts';
 
 const CRASHY = fileURLToPath(new URL('../fixtures/crashy-server.mjs', import.meta.url));
 const open: { close(): Promise<void> }[] = [];
@@ -140,7 +140,7 @@ describe('ladder gateway over stdio, in the era its client opens with', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ladder-eras-stdio-'));
     const file = join(dir, 'mcp.json');
     writeFileSync(file, JSON.stringify({ mcpServers: { old: old(dir) } }));
-    const stdio = { command: process.execPath, args: [LADDER, 'gateway', '--servers', file], env: { ...inherited(), LADDER_STATE_DIR: dir } };
+    const stdio = { command: process.execPath, args: [LADDER, 'gateway', '--servers', file], env: { ...inheritedEnv(), LADDER_STATE_DIR: dir } };
     for (const [protocol, revision] of [['2026-07-28', '2026-07-28'], ['legacy', '2025-11-25'], ['auto', '2026-07-28']] as const) {
       await using lane = await Lane.connect({ servers: { gw: { ...stdio, protocol } }, connectTimeoutMs: 60_000 });
       expect(lane.startErrors).toEqual([]);
@@ -158,7 +158,3 @@ describe('ladder gateway over stdio, in the era its client opens with', () => {
     expect(eraOf('not json')).toBe('modern');
   });
 });
-
-function inherited(): Record<string, string> {
-  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-}

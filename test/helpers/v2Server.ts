@@ -24,7 +24,8 @@ export function v2Stdio(era: V2Era, log?: string): StdioServerConfig {
   };
 }
 
-function inheritedEnv(): Record<string, string> {
+/** This process's environment, without unset entries: the base a test adds its own variables to. */
+export function inheritedEnv(): Record<string, string> {
   return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 

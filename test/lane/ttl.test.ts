@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Lane } from '../../src/lane/index.ts';
 import type { StdioServerConfig } from '../../src/lane/index.ts';
 import type { TraceEventInput } from '../../src/trace/index.ts';
-import { v2Stdio } from '../helpers/v2Server.ts';
+import { inheritedEnv, v2Stdio } from '../helpers/v2Server.ts';
 
 type Listing = { listed: number; cached: number; rules?: Record<string, string> };
 
@@ -26,7 +26,7 @@ async function threeTurns(server: StdioServerConfig, arm: string, gapMs = 0): Pr
 
 const withTtl = (ttlMs: number): StdioServerConfig => {
   const server = v2Stdio('dual');
-  return { ...server, env: { ...inherited(), V2_FIXTURE_TOOLS_TTL_MS: String(ttlMs) } };
+  return { ...server, env: { ...inheritedEnv(), V2_FIXTURE_TOOLS_TTL_MS: String(ttlMs) } };
 };
 
 describe("the roster cache and a server's ttlMs, through the lane", () => {
@@ -53,7 +53,3 @@ describe("the roster cache and a server's ttlMs, through the lane", () => {
       .toEqual([{ v2: 'stale' }, { v2: 'own-ttl' }, { v2: 'own-ttl' }]);
   });
 });
-
-function inherited(): Record<string, string> {
-  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-}
