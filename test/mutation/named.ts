@@ -160,7 +160,7 @@ const LANE = 'src/lane/lane.ts';
 const BREAKER_TESTS = ['test/reliability/turnBreaker.test.ts', 'test/lane/breaker.test.ts'];
 const CIRCUIT_TESTS = ['test/reliability/serverCircuit.test.ts', 'test/lane/breaker.test.ts'];
 const REPEAT_TESTS = ['test/reliability/repeats.test.ts', 'test/lane/calls.test.ts'];
-const ROSTER_TESTS = ['test/reliability/roster.test.ts', 'test/reliability/naming.test.ts', 'test/lane/roster.test.ts'];
+const ROSTER_TESTS = ['test/reliability/roster.test.ts', 'test/reliability/naming.test.ts', 'test/lane/roster.test.ts', 'test/lane/ttl.test.ts'];
 const CIRCUIT_REFUSAL = '`server ${server} unavailable since ${since} after ${failures}, retry after ${seconds} s`';
 
 /** The other mechanisms, each contract of DESIGN.md "Reliability contracts" broken once. */
@@ -285,7 +285,7 @@ const MECHANISMS: NamedMutation[] = [
   },
   {
     name: 'roster TTL never expires', file: ROSTER,
-    edits: [{ search: 'return entry.stale || now - entry.listedAt >= this.#ttlMs;', replace: 'return entry.stale;' }],
+    edits: [{ search: "return age < this.#ttlMs ? 'own-ttl' : 'own-ttl-expired';", replace: "return 'own-ttl';" }],
     breaks: 'a server is never re-listed without list_changed', why: 'a changed tool surface goes unseen for the whole run', tests: ROSTER_TESTS,
   },
   {
@@ -300,8 +300,18 @@ const MECHANISMS: NamedMutation[] = [
   },
   {
     name: 'no back-off after a failed listing', file: ROSTER,
-    edits: [{ search: '      if (now < entry.retryAt) return false;\n', replace: '' }],
+    edits: [{ search: "    if (now < entry.retryAt) return 'backoff';\n", replace: '' }],
     breaks: 'a failing server is re-listed every turn', why: 'every turn pays for a listing that keeps failing', tests: ROSTER_TESTS,
+  },
+  {
+    name: "a server's ttlMs never expires", file: ROSTER,
+    edits: [{ search: "? 'server-ttl' : 'server-ttl-expired'", replace: "? 'server-ttl' : 'server-ttl'" }],
+    breaks: 'a 2026-07-28 server that said how long its listing holds is never re-listed after that', why: 'a tool surface the server said would change goes unseen for the whole run', tests: ROSTER_TESTS,
+  },
+  {
+    name: "a server's ttlMs honoured beyond a day", file: ROSTER,
+    edits: [{ search: 'age < Math.min(serverTtlMs, MAX_SERVER_TTL_MS)', replace: 'age < serverTtlMs' }],
+    breaks: 'a server that says its listing holds for a year is believed', why: 'one listing answers for the whole run, whatever changes', tests: ROSTER_TESTS,
   },
   {
     name: 'back-off not capped', file: ROSTER,
