@@ -5,21 +5,25 @@
 //
 // The client is on the SDK's v2 line, whose errors are ProtocolError (a JSON-RPC error that came
 // over the wire), SdkError (something that happened on this side: a timeout, a closed
-// connection, a failed negotiation) and SdkHttpError (an HTTP status). The servers are still on
-// v1, so protocolError() below makes a v1 McpError, which is what a v1 server sends on.
+// connection, a failed negotiation) and SdkHttpError (an HTTP status). The servers are on the
+// same line; protocolError() below makes the server package's ProtocolError, which its servers
+// send on as a JSON-RPC error with that code.
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError as ServerProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { MODERN_REVISION } from './protocols.ts';
 import type { Protocol } from './protocols.ts';
 
 /** JSON-RPC error codes Ladder raises or reads (the protocol's, plus the v1 SDK's own two). */
 export const RpcCode = {
-  InvalidParams: ErrorCode.InvalidParams,
-  InternalError: ErrorCode.InternalError,
-  /** What the v1 SDK called a request it gave up waiting for; kept in the words a trace shows. */
-  RequestTimeout: ErrorCode.RequestTimeout,
-  /** What the v1 SDK called a request whose connection closed under it. */
-  ConnectionClosed: ErrorCode.ConnectionClosed,
+  InvalidParams: ProtocolErrorCode.InvalidParams,
+  InternalError: ProtocolErrorCode.InternalError,
+  /**
+   * What the SDK's v1 line called a request it gave up waiting for (-32001), kept in the words a
+   * trace shows and the code v1 clients and servers still send.
+   */
+  RequestTimeout: -32001,
+  /** What the SDK's v1 line called a request whose connection closed under it (-32000). */
+  ConnectionClosed: -32000,
   /** The 2026-07-28 revision's answer to a protocol version the server does not support. */
   UnsupportedProtocolVersion: -32022,
 } as const;
@@ -34,9 +38,9 @@ export function revisionsOf(protocol: Protocol): readonly string[] {
   return [MODERN_REVISION, ...LEGACY_REVISIONS];
 }
 
-/** An error a request handler throws for the client to receive as a JSON-RPC error with this code (the servers are v1). */
+/** An error a request handler throws for the client to receive as a JSON-RPC error with this code. */
 export function protocolError(code: number, message: string, data?: unknown): Error {
-  return new McpError(code, message, data);
+  return new ServerProtocolError(code, message, data);
 }
 
 /** The request timed out on the client's side: the server did not answer within the request's timeout. */

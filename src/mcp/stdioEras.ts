@@ -2,16 +2,16 @@
 // "Backward Compatibility") lets a dual-era server select its behaviour from how the client
 // opens, scoped to the stdio process: a 2025 client's first message is `initialize`, a 2026-07-28
 // client's is `server/discover` or a request carrying the per-request `_meta` envelope. So the
-// first line on stdin is read here and decides: `initialize` goes to the 2025 server (the SDK's
-// v1 line, session semantics, unchanged), anything else to the 2026-07-28 one (the SDK's v2
-// `serveStdio`, which answers a stray 2025 message with the revisions it supports). The line
-// read is handed on first, so the chosen server reads stdin exactly as the client wrote it.
+// first line on stdin is read here and decides: `initialize` goes to the 2025 server (connected
+// to the SDK's stdio transport, session semantics), anything else to the 2026-07-28 one (the
+// SDK's `serveStdio`, which answers a stray 2025 message with the revisions it supports). Both
+// are the SDK's v2 servers; two factories because the two eras' servers are not the same (the
+// gateway's 2025 one passes resources and prompts through). The line read is handed on first,
+// so the chosen server reads stdin exactly as the client wrote it.
 import { PassThrough } from 'node:stream';
 import type { Readable, Writable } from 'node:stream';
-import type { Server as ModernServer } from '@modelcontextprotocol/server';
-import { serveStdio, StdioServerTransport as ModernStdioTransport } from '@modelcontextprotocol/server/stdio';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Server } from '@modelcontextprotocol/server';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
 export type StdioEra = 'legacy' | 'modern';
 
@@ -19,7 +19,7 @@ export interface StdioEraServers {
   /** The 2025 server, for a client whose first message is `initialize`. */
   legacy: () => Server;
   /** The 2026-07-28 server, for any other opening. */
-  modern: () => ModernServer;
+  modern: () => Server;
 }
 
 export interface StdioEraServing {
@@ -82,7 +82,7 @@ export function serveStdioEitherEra(servers: StdioEraServers, stdin: Readable = 
       close = () => server.close();
       await server.connect(new StdioServerTransport(replay, stdout));
     } else {
-      const handle = serveStdio(servers.modern, { legacy: 'reject', transport: new ModernStdioTransport(replay, stdout) });
+      const handle = serveStdio(servers.modern, { legacy: 'reject', transport: new StdioServerTransport(replay, stdout) });
       close = () => handle.close();
     }
   }).catch((error: unknown) => {

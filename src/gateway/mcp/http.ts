@@ -8,7 +8,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Server } from '../../mcp/types.ts';
-import { isInitializeRequest, isLegacyRequest, StreamableHTTPServerTransport } from '../../mcp/server.ts';
+import { isInitializeRequest, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '../../mcp/server.ts';
 import type { McpHttpHandler } from '../../mcp/server.ts';
 import { header, readJson, reply } from '../../server/http.ts';
 import { checkBind, makeGuard } from '../../server/httpGuard.ts';
@@ -55,7 +55,7 @@ export interface GatewayHttp extends AsyncDisposable {
 }
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   /** HTTP requests of this session not yet answered, GET streams included. */
   open: number;
@@ -63,13 +63,22 @@ interface Session {
   idle?: NodeJS.Timeout;
 }
 
-/** The request as the SDK's web-standard handler takes it; its body was read already, and is passed parsed beside it. */
-function webRequest(req: IncomingMessage, body: unknown): Request {
+/**
+ * The request as the SDK's web-standard transports take it: a POST's body was read already, and
+ * is passed parsed beside it. The request's signal aborts when its client goes away, as the
+ * SDK's own Node adapter does, so a GET stream whose client left is closed.
+ */
+function webRequest(req: IncomingMessage, res: ServerResponse, body?: unknown): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
   }
-  return new Request(`http://gateway${req.url ?? '/mcp'}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const gone = new AbortController();
+  res.once('close', () => gone.abort());
+  const method = req.method ?? 'POST';
+  return new Request(`http://gateway${req.url ?? '/mcp'}`, {
+    method, headers, signal: gone.signal, ...(method === 'POST' ? { body: JSON.stringify(body) } : {}),
+  });
 }
 
 /** Writes a web-standard response (JSON, or an SSE stream) to the Node one. */
@@ -115,7 +124,7 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
 
   const openSession = async (): Promise<Session> => {
     const server = options.newServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, session);
@@ -147,7 +156,7 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       if (sessionId === undefined) {
         const initialize = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
         if (!initialize && options.modern !== undefined) {
-          const request = webRequest(req, body);
+          const request = webRequest(req, res, body);
           if (!(await isLegacyRequest(request, body))) return served(res, await options.modern.fetch(request, { parsedBody: body }));
         }
         if (!initialize) {
@@ -157,21 +166,21 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
         if (sessions.size >= MAX_SESSIONS) return reply(res, 503, `Too many sessions (${MAX_SESSIONS}); close some first`);
         const session = await openSession();
         track(session, res);
-        await session.transport.handleRequest(req, res, body);
+        await served(res, await session.transport.handleRequest(webRequest(req, res, body), { parsedBody: body }));
         if (session.transport.sessionId === undefined) await session.server.close();
         return;
       }
       const session = sessions.get(sessionId);
       if (!session) return reply(res, 404, 'Session not found', undefined, -32001);
       track(session, res);
-      return session.transport.handleRequest(req, res, body);
+      return served(res, await session.transport.handleRequest(webRequest(req, res, body), { parsedBody: body }));
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (sessionId === undefined) return reply(res, 400, 'Bad Request: Mcp-Session-Id header is required');
       const session = sessions.get(sessionId);
       if (!session) return reply(res, 404, 'Session not found', undefined, -32001);
       track(session, res);
-      return session.transport.handleRequest(req, res);
+      return served(res, await session.transport.handleRequest(webRequest(req, res)));
     }
     return reply(res, 405, 'Method not allowed: use POST, GET or DELETE', { Allow: 'GET, POST, DELETE' });
   };

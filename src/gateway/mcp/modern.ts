@@ -13,7 +13,7 @@
 // first message chooses the era for the process (src/mcp/stdioEras.ts), one server serves the
 // connection, and the SDK's stdio entry routes that server's list_changed onto the client's
 // `subscriptions/listen` streams.
-import { createMcpHandler, ModernServer } from '../../mcp/server.ts';
+import { createMcpHandler, Server } from '../../mcp/server.ts';
 import type { McpHttpHandler } from '../../mcp/server.ts';
 import type { GatewayBackend } from './backend.ts';
 import { answerCall, GATEWAY_INFO, toolsPage } from './server.ts';
@@ -22,8 +22,8 @@ import { answerCall, GATEWAY_INFO, toolsPage } from './server.ts';
  * One server for 2026-07-28 requests: tools/list (paged) and tools/call, as the 2025 front
  * answers them (server.ts). Over HTTP one per request; over stdio one for the process.
  */
-export function modernGatewayServer(backend: GatewayBackend): ModernServer {
-  const server = new ModernServer(GATEWAY_INFO, { capabilities: { tools: { listChanged: true }, logging: {} } });
+export function modernGatewayServer(backend: GatewayBackend): Server {
+  const server = new Server(GATEWAY_INFO, { capabilities: { tools: { listChanged: true }, logging: {} } });
   server.setRequestHandler('tools/list', (request) => toolsPage(backend, request.params?.cursor, undefined));
   server.setRequestHandler('tools/call', (request, ctx) =>
     answerCall(backend, request.params, { signal: ctx.mcpReq.signal, session: undefined, notify: ctx.mcpReq.notify }));
@@ -43,7 +43,7 @@ export function modernGatewayHandler(backend: GatewayBackend): McpHttpHandler {
 }
 
 /** The 2026-07-28 server for one stdio connection: it tells the client's listen streams when the backend's tools change. */
-export function modernGatewayStdioServer(backend: GatewayBackend): ModernServer {
+export function modernGatewayStdioServer(backend: GatewayBackend): Server {
   const server = modernGatewayServer(backend);
   const unsubscribe = backend.onToolsChanged(() => void server.sendToolListChanged().catch(() => undefined));
   const close = server.onclose;

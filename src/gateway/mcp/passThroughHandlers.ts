@@ -3,10 +3,6 @@
 // is sent. A session is told of an updated resource only if it subscribed to it, and its
 // subscriptions are left when it closes, so the upstream keeps one per URI that anyone holds.
 import type { Server, ServerCapabilities } from '../../mcp/types.ts';
-import {
-  GetPromptRequestSchema, ListPromptsRequestSchema, ListResourceTemplatesRequestSchema, ListResourcesRequestSchema,
-  ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema,
-} from '../../mcp/server.ts';
 import type { ResourcesAndPrompts } from './backend.ts';
 
 /** The capabilities to declare beside tools: only what an upstream offers. */
@@ -23,26 +19,26 @@ export function addPassThrough(server: Server, rp: ResourcesAndPrompts): () => v
   const { upstream, offer } = rp;
   const subscribed = new Set<string>();
   if (offer.resources) {
-    server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await upstream.listResources() }));
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: await upstream.listResourceTemplates() }));
-    server.setRequestHandler(ReadResourceRequestSchema, async (request) => upstream.readResource(request.params.uri));
+    server.setRequestHandler('resources/list', async () => ({ resources: await upstream.listResources() }));
+    server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: await upstream.listResourceTemplates() }));
+    server.setRequestHandler('resources/read', async (request) => upstream.readResource(request.params.uri));
   }
   if (offer.subscribe) {
-    server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    server.setRequestHandler('resources/subscribe', async (request) => {
       const { uri } = request.params;
       if (!subscribed.has(uri)) await upstream.subscribe(uri);
       subscribed.add(uri);
       return {};
     });
-    server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    server.setRequestHandler('resources/unsubscribe', async (request) => {
       const { uri } = request.params;
       if (subscribed.delete(uri)) await upstream.unsubscribe(uri);
       return {};
     });
   }
   if (offer.prompts) {
-    server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: await upstream.listPrompts() }));
-    server.setRequestHandler(GetPromptRequestSchema, async (request) => upstream.getPrompt(request.params.name, request.params.arguments));
+    server.setRequestHandler('prompts/list', async () => ({ prompts: await upstream.listPrompts() }));
+    server.setRequestHandler('prompts/get', async (request) => upstream.getPrompt(request.params.name, request.params.arguments));
   }
   const stop = rp.onNotification((notification) => {
     // Only a connected session can be told.

@@ -6,8 +6,8 @@
 // Logging is declared so that logging/setLevel, which clients such as the inspector and the
 // conformance suite send whatever the capabilities say, is accepted rather than refused (the
 // SDK's Server keeps the level per session); the gateway forwards no upstream log messages.
-import { CallToolRequestSchema, ListToolsRequestSchema, Server } from '../../mcp/server.ts';
-import type { CallToolResult, ListToolsResult } from '../../mcp/types.ts';
+import { Server } from '../../mcp/server.ts';
+import type { CallToolResult } from '../../mcp/types.ts';
 import { LADDER_VERSION } from '../../lane/index.ts';
 import type { GatewayBackend } from './backend.ts';
 import { addPassThrough, passThroughCapabilities } from './passThroughHandlers.ts';
@@ -70,10 +70,9 @@ export function gatewayServer(options: GatewayServerOptions): Server {
     capabilities: { tools: { listChanged: true }, logging: {}, ...passThroughCapabilities(backend.resourcesAndPrompts) },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
-  server.setRequestHandler(ListToolsRequestSchema, (request, extra): Promise<ListToolsResult> =>
-    toolsPage(backend, request.params?.cursor, extra.sessionId) as Promise<ListToolsResult>);
-  server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult> =>
-    answerCall(backend, request.params, { signal: extra.signal, session: extra.sessionId, notify: extra.sendNotification }));
+  server.setRequestHandler('tools/list', (request, ctx) => toolsPage(backend, request.params?.cursor, ctx.sessionId));
+  server.setRequestHandler('tools/call', (request, ctx) =>
+    answerCall(backend, request.params, { signal: ctx.mcpReq.signal, session: ctx.sessionId, notify: ctx.mcpReq.notify }));
   const unsubscribe = backend.onToolsChanged(() => {
     // Only a connected session can be told; one still initialising lists afresh anyway.
     if (server.transport !== undefined) void server.sendToolListChanged().catch(() => undefined);
