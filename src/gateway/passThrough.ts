@@ -118,7 +118,7 @@ export class PassThrough {
     if (owner !== undefined) return this.#clientUp(owner);
     const offering = this.#offering('resources');
     if (offering.length === 1) return offering[0]![1];
-    throw protocolError(RpcCode.InvalidParams, `resource ${JSON.stringify(uri)}: no server's resources/list held it, and ${offering.length} servers offer resources; list resources first`);
+    throw protocolError(RpcCode.InvalidParams, `resource ${JSON.stringify(uri)}: no server's resources/list held it, and ${offering.length} servers offer resources; list resources first`, { uri });
   }
 
   #clientUp(server: string): Client {

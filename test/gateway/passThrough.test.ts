@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import {
   ListResourcesResultSchema, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway } from '../../src/gateway/serve.ts';
 
@@ -63,6 +64,8 @@ describe('ladder gateway: resources and prompts', () => {
     expect(textOf((await c.readResource({ uri: 'mem://one/note' })).contents)).toBe('read by one: mem://one/note');
     // Two servers offer resources and neither listed it: no guess.
     await expect(c.readResource({ uri: 'mem://two/7' })).rejects.toThrow(/resource "mem:\/\/two\/7": no server's resources\/list held it, and 2 servers offer resources; list resources first/);
+    // Invalid params with the URI in its data, as the 2026-07-28 revision asks of a resource not found.
+    await expect(c.readResource({ uri: 'mem://two/7' })).rejects.toMatchObject({ code: -32602, data: { uri: 'mem://two/7' } });
     expect((await c.listPrompts()).prompts.map((p) => p.name)).toEqual(['one__greet', 'two__greet']);
     const greeting = await c.getPrompt({ name: 'two__greet', arguments: { who: 'Ada' } });
     expect(greeting.messages[0]!.content).toEqual({ type: 'text', text: 'two greets Ada' });
@@ -96,6 +99,32 @@ describe('ladder gateway: resources and prompts', () => {
     await (a.transport as StreamableHTTPClientTransport).terminateSession();
     await until(() => readFileSync(log, 'utf8').includes('unsubscribe'));
     expect(readFileSync(log, 'utf8')).toBe('subscribe mem://one/note\nunsubscribe mem://one/note\n');
+  });
+
+  it('serves the same lists, reads and prompts to a client pinned to 2026-07-28, without subscribe, and tells its listen stream when the lists change', async () => {
+    const { url } = await gatewayOver({ one: resourceServer('one', join(tmpdir(), 'unused.log')), tools: { command: 'node', args: [CRASHY] } });
+    const seen: string[] = [];
+    const c = new V2Client({ name: 'pinned', version: '1.0.0' }, {
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      listChanged: {
+        resources: { autoRefresh: false, onChanged: () => void seen.push('resources changed') },
+        prompts: { autoRefresh: false, onChanged: () => void seen.push('prompts changed') },
+      },
+    });
+    await c.connect(new V2HttpTransport(new URL(url)));
+    open.push(c);
+    expect(c.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const caps = c.getServerCapabilities();
+    expect(caps?.resources).toEqual({ listChanged: true });
+    expect(caps?.prompts).toEqual({ listChanged: true });
+    expect((await c.listResources()).resources.map((r) => r.uri)).toEqual(['mem://one/note']);
+    expect(textOf((await c.readResource({ uri: 'mem://one/note' })).contents)).toBe('read by one: mem://one/note');
+    const greeting = await c.getPrompt({ name: 'one__greet', arguments: { who: 'Ada' } });
+    expect(greeting.messages[0]!.content).toEqual({ type: 'text', text: 'one greets Ada' });
+    // touch makes the upstream send both list_changed notifications (and an update, a 2025 subscription's).
+    await c.callTool({ name: 'one__touch', arguments: {} });
+    await until(() => seen.length >= 2);
+    expect(seen.sort()).toEqual(['prompts changed', 'resources changed']);
   });
 
   it('declares neither when no server offers them, and answers their methods "Method not found"', async () => {

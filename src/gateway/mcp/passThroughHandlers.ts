@@ -5,24 +5,38 @@
 import type { Server, ServerCapabilities } from '../../mcp/types.ts';
 import type { ResourcesAndPrompts } from './backend.ts';
 
-/** The capabilities to declare beside tools: only what an upstream offers. */
-export function passThroughCapabilities(rp: ResourcesAndPrompts | undefined): ServerCapabilities {
+/**
+ * The capabilities to declare beside tools: only what an upstream offers. `subscribe` is a 2025
+ * session's (resources/subscribe); a 2026-07-28 client, which has no session, is not offered it.
+ */
+export function passThroughCapabilities(rp: ResourcesAndPrompts | undefined, era: 'legacy' | 'modern' = 'legacy'): ServerCapabilities {
   if (rp === undefined) return {};
+  const subscribe = rp.offer.subscribe && era === 'legacy';
   return {
-    ...(rp.offer.resources ? { resources: { listChanged: true, ...(rp.offer.subscribe ? { subscribe: true } : {}) } } : {}),
+    ...(rp.offer.resources ? { resources: { listChanged: true, ...(subscribe ? { subscribe: true } : {}) } } : {}),
     ...(rp.offer.prompts ? { prompts: { listChanged: true } } : {}),
   };
 }
 
-/** Sets the handlers on a session's server; returns what to call when the session closes. */
-export function addPassThrough(server: Server, rp: ResourcesAndPrompts): () => void {
+/** The read-only methods, the same in either era: lists, a resource's read, a prompt's get. */
+export function addPassThroughReads(server: Server, rp: ResourcesAndPrompts): void {
   const { upstream, offer } = rp;
-  const subscribed = new Set<string>();
   if (offer.resources) {
     server.setRequestHandler('resources/list', async () => ({ resources: await upstream.listResources() }));
     server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: await upstream.listResourceTemplates() }));
     server.setRequestHandler('resources/read', async (request) => upstream.readResource(request.params.uri));
   }
+  if (offer.prompts) {
+    server.setRequestHandler('prompts/list', async () => ({ prompts: await upstream.listPrompts() }));
+    server.setRequestHandler('prompts/get', async (request) => upstream.getPrompt(request.params.name, request.params.arguments));
+  }
+}
+
+/** Sets the handlers on a 2025 session's server; returns what to call when the session closes. */
+export function addPassThrough(server: Server, rp: ResourcesAndPrompts): () => void {
+  const { upstream, offer } = rp;
+  const subscribed = new Set<string>();
+  addPassThroughReads(server, rp);
   if (offer.subscribe) {
     server.setRequestHandler('resources/subscribe', async (request) => {
       const { uri } = request.params;
@@ -35,10 +49,6 @@ export function addPassThrough(server: Server, rp: ResourcesAndPrompts): () => v
       if (subscribed.delete(uri)) await upstream.unsubscribe(uri);
       return {};
     });
-  }
-  if (offer.prompts) {
-    server.setRequestHandler('prompts/list', async () => ({ prompts: await upstream.listPrompts() }));
-    server.setRequestHandler('prompts/get', async (request) => upstream.getPrompt(request.params.name, request.params.arguments));
   }
   const stop = rp.onNotification((notification) => {
     // Only a connected session can be told.
