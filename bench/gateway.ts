@@ -13,21 +13,17 @@
 // rotates, so a busy machine's drift hits them alike; the figure is the median over rounds.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Readable } from 'node:stream';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { createMcpHandler, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { serverTransport } from './lane.ts';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import { serveGatewayHttp } from '../src/gateway/mcp/http.ts';
+import { modernGatewayHandler } from '../src/gateway/mcp/modern.ts';
 import { gatewayServer } from '../src/gateway/mcp/server.ts';
 import { StepGateway } from '../src/gateway/mcp/step.ts';
 import { Lane } from '../src/lane/index.ts';
@@ -41,52 +37,72 @@ export interface GatewayBenchOptions {
 }
 
 type Path = 'raw' | 'bare' | 'lane' | 'gateway';
+/** The era the HTTP clients speak: the 2025 revisions (a session) or 2026-07-28 (none). */
+type Era = 'legacy' | 'modern';
 
 /** The same in-process upstream the lane's bench calls. */
 const upstream = serverTransport;
 
+/** A forwarding server: lists and calls go to one client. */
+function forwarding(to: Client): Server {
+  const server = new Server({ name: 'bare', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler('tools/list', () => to.listTools());
+  server.setRequestHandler('tools/call', (request) => to.callTool(request.params) as Promise<CallToolResult>);
+  return server;
+}
+
+/** The least a Node HTTP server does to hand a request to the SDK's web-standard transports and write the answer back. */
+async function toWeb(req: IncomingMessage, res: ServerResponse, answer: (request: Request, body: unknown) => Promise<Response>): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  const body: unknown = text === '' ? undefined : JSON.parse(text);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+  const request = new Request(`http://bare${req.url ?? '/mcp'}`, { method: req.method ?? 'POST', headers, ...(req.method === 'POST' ? { body: text } : {}) });
+  const response = await answer(request, body);
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (response.body === null) return void res.end();
+  Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).pipe(res);
+}
+
 /**
- * The floor: what any Streamable HTTP MCP proxy must do, written the way the SDK's own examples
- * write a stateful server (a transport and a Server per session), forwarding to one client.
+ * The floor: what any Streamable HTTP MCP proxy on the SDK's v2 line must do, written the way
+ * the SDK's own examples write one. In the 2025 era a web-standard transport and a Server per
+ * session; in the 2026-07-28 era the SDK's per-request handler. Either forwards to one client.
  */
-async function bareForwarder(to: Client): Promise<{ url: string; close: () => Promise<void> }> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const newSession = async (): Promise<StreamableHTTPServerTransport> => {
-    const server = new Server({ name: 'bare', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, () => to.listTools());
-    server.setRequestHandler(CallToolRequestSchema, (request) => to.callTool(request.params) as Promise<CallToolResult>);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id): void => void sessions.set(id, transport),
-    });
-    await server.connect(transport);
-    return transport;
+async function bareForwarder(to: Client, era: Era): Promise<{ url: string; close: () => Promise<void> }> {
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  const modern = era === 'modern' ? createMcpHandler(() => forwarding(to), { legacy: 'reject' }) : undefined;
+  const answer = async (request: Request, body: unknown): Promise<Response> => {
+    if (modern !== undefined) return modern.fetch(request, { parsedBody: body });
+    const id = request.headers.get('mcp-session-id');
+    let transport = id === null ? undefined : sessions.get(id);
+    if (transport === undefined) {
+      const fresh: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid): void => void sessions.set(sid, fresh),
+      });
+      await forwarding(to).connect(fresh);
+      transport = fresh;
+    }
+    return transport.handleRequest(request, { parsedBody: body });
   };
-  const httpServer = http.createServer((req, res) => {
-    const id = req.headers['mcp-session-id'];
-    const known = typeof id === 'string' ? sessions.get(id) : undefined;
-    if (known !== undefined) return void known.handleRequest(req, res);
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      const message: unknown = body === '' ? undefined : JSON.parse(body);
-      if (!isInitializeRequest(message)) return void res.writeHead(400).end();
-      void newSession().then((transport) => transport.handleRequest(req, res, message));
-    });
-  });
+  const httpServer = http.createServer((req, res) => void toWeb(req, res, answer).catch(() => res.destroy()));
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   const { port } = httpServer.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     close: async () => {
       await Promise.allSettled([...sessions.values()].map((t) => t.close()));
+      await modern?.close();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
   };
 }
 
-async function httpClient(url: string, token?: string): Promise<Client> {
-  const client = new Client({ name: 'agent', version: '1.0.0' });
+async function httpClient(url: string, era: Era, token?: string): Promise<Client> {
+  const client = new Client({ name: 'agent', version: '1.0.0' }, { versionNegotiation: { mode: era === 'legacy' ? 'legacy' : { pin: '2026-07-28' } } });
   const headers: Record<string, string> = token === undefined ? {} : { Authorization: `Bearer ${token}` };
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   await client.listTools();
@@ -103,22 +119,32 @@ async function timeBatch(calls: number, base: number, call: (id: number) => Prom
   return { wall, cpu: (cpu.user + cpu.system) / calls };
 }
 
+/** Both eras, one after the other: the 2025 figures keep their names, the 2026-07-28 ones are `gatewayModern*`. */
 export async function benchGateway(options: GatewayBenchOptions = {}): Promise<Record<string, number>> {
+  const legacy = await benchGatewayEra('legacy', options);
+  const modern = await benchGatewayEra('modern', options);
+  return { ...legacy, ...Object.fromEntries(Object.entries(modern).map(([key, value]) => [key.replace(/^gateway/, 'gatewayModern'), value])) };
+}
+
+async function benchGatewayEra(era: Era, options: GatewayBenchOptions): Promise<Record<string, number>> {
   const { rounds = 30, callsPerRound = 300, warmupRounds = 4 } = options;
   const dir = mkdtempSync(join(tmpdir(), 'ladder-bench-gateway-'));
   const token = randomUUID();
   const trace = TraceWriter.open(join(dir, 'pass.jsonl'));
   const lane = await Lane.connect({ servers: { bench: { transport: await upstream() } }, arm: 'on', emit: trace.emit });
   const step = new StepGateway(lane);
-  const gateway = await serveGatewayHttp({ newServer: () => gatewayServer({ backend: step }), token });
-  const raw = new Client({ name: 'raw', version: '1.0.0' });
+  const gateway = await serveGatewayHttp({
+    newServer: () => gatewayServer({ backend: step }), token, ...(era === 'modern' ? { modern: modernGatewayHandler(step) } : {}),
+  });
+  const raw = new Client({ name: 'raw', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
   await raw.connect(await upstream());
-  const bare = await bareForwarder(raw);
+  const bare = await bareForwarder(raw, era);
   const stop = new AbortController();
   // A step is open while the clients connect and list, as the runner opens one before the agent starts.
   await step.openStep({ index: 0, ceiling: Number.MAX_SAFE_INTEGER, signal: stop.signal });
-  const viaGateway = await httpClient(gateway.url, token);
-  const viaBare = await httpClient(bare.url);
+  const viaGateway = await httpClient(gateway.url, era, token);
+  const viaBare = await httpClient(bare.url, era);
+  if (viaGateway.getNegotiatedProtocolVersion() !== viaBare.getNegotiatedProtocolVersion()) throw new Error(`bench gateway: the two clients speak different revisions`);
   await step.endStep();
   const calls: Record<Path, (id: number) => Promise<unknown>> = {
     raw: (id) => raw.callTool({ name: 'lookup', arguments: { id } }),
