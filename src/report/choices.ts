@@ -6,6 +6,7 @@ export type Format = (typeof FORMATS)[number];
 export const COMPARED_METRICS = [
   'step_pass_rate', 'clean_run_rate', 'ceiling_share', 'dead_calls', 'identical_repeats',
   'zero_tool_rounds', 'tokens_in', 'tokens_out', 'step_ms', 'time_to_answer',
+  'tool_precision', 'tool_recall', 'tool_f1', 'path_efficiency', 'extra_calls',
 ] as const;
 export type MetricName = (typeof COMPARED_METRICS)[number];
 

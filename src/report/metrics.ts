@@ -51,6 +51,21 @@ export interface ToolMetrics {
   outcomes: Record<Outcome, number>;
 }
 
+/**
+ * Tool selection against the reference (selection.ts) over step-runs not errored whose trace
+ * recorded the reference: the mean of each step-run's figure, over the step-runs where it is
+ * defined (precision needs a call, recall a reference call, efficiency either).
+ */
+export interface SelectionMetrics {
+  stepRuns: number;
+  precision: number | null;
+  recall: number | null;
+  f1: number | null;
+  efficiency: number | null;
+  /** Calls beyond the reference's count, summed. */
+  extraCalls: number;
+}
+
 export interface PassK {
   k: number;
   passAtK: number;
@@ -92,6 +107,25 @@ export interface Metrics {
   time: TimeSplit;
   /** Calls per server: latency and outcomes. */
   servers: ServerTimes[];
+  selection: SelectionMetrics;
+}
+
+/** The mean of the values that are defined; null when none is. */
+function meanOf(values: readonly (number | null)[]): number | null {
+  const defined = values.filter((v): v is number => v !== null);
+  return defined.length === 0 ? null : defined.reduce((sum, v) => sum + v, 0) / defined.length;
+}
+
+export function selectionMetrics(runs: readonly StepRun[]): SelectionMetrics {
+  const scored = runs.flatMap((run) => (run.selection === undefined || isErrored(run) ? [] : [run.selection]));
+  return {
+    stepRuns: scored.length,
+    precision: meanOf(scored.map((s) => s.precision)),
+    recall: meanOf(scored.map((s) => s.recall)),
+    f1: meanOf(scored.map((s) => s.f1)),
+    efficiency: meanOf(scored.map((s) => s.efficiency)),
+    extraCalls: scored.reduce((sum, s) => sum + s.extra, 0),
+  };
 }
 
 export function rate(count: number, n: number): Rate {
@@ -229,5 +263,6 @@ export function metrics(runs: StepRun[], passes: PassRecord[] | null, groups: { 
     cost: costMetrics(runs, attempts, pricing),
     time: timeSplit(runs),
     servers: serverTimes(runs),
+    selection: selectionMetrics(runs),
   };
 }

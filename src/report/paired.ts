@@ -51,7 +51,8 @@ export interface ProportionComparison extends Common {
 
 export interface CountComparison extends Common {
   kind: 'count';
-  unit: 'calls' | 'rounds' | 'tokens' | 'ms';
+  /** `score`: a figure from 0 to 1 per step-run (tool selection, selection.ts), better higher. */
+  unit: 'calls' | 'rounds' | 'tokens' | 'ms' | 'score';
   /**
    * What `difference` is of the per-pair differences: the mean for counts (a sparse count, such
    * as dead calls in one rung of nine, has a median difference of 0 whatever the arm does), the
@@ -69,10 +70,16 @@ export type MetricComparison = ProportionComparison | CountComparison;
 type Level<T> = { level: 'step'; of: (s: StepRun) => T } | { level: 'pass'; of: (p: PassRecord) => T };
 type Def =
   | ({ metric: MetricName; label: string; kind: 'proportion'; better: 'higher' | 'lower' } & Level<boolean | undefined>)
-  | ({ metric: MetricName; label: string; kind: 'count'; unit: CountComparison['unit'] } & Level<number | undefined>);
+  | ({ metric: MetricName; label: string; kind: 'count'; unit: CountComparison['unit']; better?: 'higher' } & Level<number | undefined>);
 
 const decided = <T>(f: (s: StepRun) => T) => (s: StepRun): T | undefined => (isErrored(s) ? undefined : f(s));
 const sum = (p: PassRecord, f: (s: StepRun) => number): number => p.steps.reduce((total, s) => total + f(s), 0);
+/** A step-run's selection figure, when its trace recorded the reference and the figure is defined there. */
+const selected = (f: (s: NonNullable<StepRun['selection']>) => number | null) =>
+  decided((s): number | undefined => (s.selection === undefined ? undefined : f(s.selection) ?? undefined));
+/** A pass's extra calls, when every step of it recorded the reference. */
+const extraCalls = (p: PassRecord): number | undefined =>
+  (p.steps.every((s) => s.selection !== undefined) ? sum(p, (s) => s.selection!.extra) : undefined);
 const tokens = (p: PassRecord, field: 'tokensIn' | 'tokensOut', missing: 'tokensInMissing' | 'tokensOutMissing') =>
   (sum(p, (s) => s[missing]) > 0 ? undefined : sum(p, (s) => s[field]));
 
@@ -90,6 +97,11 @@ const DEFS: Def[] = [
   { metric: 'step_ms', label: 'step time', kind: 'count', unit: 'ms', level: 'step', of: decided((s) => s.ms) },
   { metric: 'time_to_answer', label: 'answer-to-end time', kind: 'count', unit: 'ms', level: 'step',
     of: (s) => (s.answeredAt === undefined ? undefined : Math.max(0, s.endT - s.answeredAt)) },
+  { metric: 'tool_precision', label: 'tool precision', kind: 'count', unit: 'score', better: 'higher', level: 'step', of: selected((x) => x.precision) },
+  { metric: 'tool_recall', label: 'tool recall', kind: 'count', unit: 'score', better: 'higher', level: 'step', of: selected((x) => x.recall) },
+  { metric: 'tool_f1', label: 'tool F1', kind: 'count', unit: 'score', better: 'higher', level: 'step', of: selected((x) => x.f1) },
+  { metric: 'path_efficiency', label: 'path efficiency', kind: 'count', unit: 'score', better: 'higher', level: 'step', of: selected((x) => x.efficiency) },
+  { metric: 'extra_calls', label: 'extra calls', kind: 'count', unit: 'calls', level: 'pass', of: extraCalls },
 ];
 
 function values<T>(def: Level<T | undefined>, pairing: Pairing): { a: T[]; b: T[]; excluded: number } {
@@ -149,9 +161,9 @@ function count(def: Extract<Def, { kind: 'count' }>, pairing: Pairing, seed: num
   const lower = shownQuantity(d.lower * factor, def.unit);
   const upper = shownQuantity(d.upper * factor, def.unit);
   const verdict: Verdict = a.length === 0 ? 'no_pairs' : identical || (lower === 0 && upper === 0) ? 'same'
-    : verdictOf(moved(lower, upper), 'lower');
+    : verdictOf(moved(lower, upper), def.better ?? 'lower');
   return {
-    metric: def.metric, label: def.label, better: 'lower', pairsOf: def.level === 'step' ? 'step-runs' : 'passes',
+    metric: def.metric, label: def.label, better: def.better ?? 'lower', pairsOf: def.level === 'step' ? 'step-runs' : 'passes',
     pairs: a.length, excluded,
     difference: a.length === 0 ? null : { estimate: d.estimate, lower: d.lower, upper: d.upper },
     verdict, kind: 'count', unit: def.unit, statistic, a: side(a), b: side(b), identical: a.length > 0 && identical,

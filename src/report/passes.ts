@@ -3,6 +3,8 @@
 import { CONTENT_LEVELS, OUTCOMES, PassOrder, readTrace } from '../trace/index.ts';
 import type { ContentLevel, Outcome, StepEndReason, TraceEvent, TraceFormatError } from '../trace/index.ts';
 import { canonicalArm, tracePath } from './results.ts';
+import { selection } from './selection.ts';
+import type { Selection } from './selection.ts';
 import { splitStepTime } from './stepTime.ts';
 import type { Span, StepTime } from './stepTime.ts';
 
@@ -64,6 +66,10 @@ export interface StepRun {
   agentStartupMs?: number;
   /** The step's time split four ways, each millisecond once (stepTime.ts): the parts add up to `ms`. */
   time: StepTime;
+  /** The tools the reference calls in the step (step.start `reference`); absent in older traces. */
+  reference?: string[];
+  /** The step's calls against the reference (selection.ts); absent with the reference. */
+  selection?: Selection;
 }
 
 export interface PassRecord {
@@ -107,7 +113,7 @@ export interface TraceTally {
 const MAX_PROBLEMS = 10; // enough to point at the cause; a run with more has one cause repeated
 const MAX_ERROR_CHARS = 240; // a harness error can quote a whole command line; its start says what failed
 
-type StepAcc = Omit<StepRun, 'passed' | 'reason' | 'failedChecks' | 'ms' | 'endT' | 'answeredAt' | 'tools' | 'time'> & {
+type StepAcc = Omit<StepRun, 'passed' | 'reason' | 'failedChecks' | 'ms' | 'endT' | 'answeredAt' | 'tools' | 'time' | 'selection'> & {
   tools: Map<string, ToolTally>;
   /** Where the model's responses and the calls sent lay on the pass's clock, for the time split. */
   modelSpans: Span[];
@@ -116,10 +122,10 @@ type StepAcc = Omit<StepRun, 'passed' | 'reason' | 'failedChecks' | 'ms' | 'endT
   firstRequestT: number | undefined;
 };
 
-function newStep(step: number, startT: number): StepAcc {
+function newStep(step: number, startT: number, reference: string[] | undefined): StepAcc {
   const outcomes = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   return {
-    step, startT, calls: 0, sent: 0, outcomes, repeats: 0, repeatsSent: 0, deadCalls: 0, requests: 0,
+    step, startT, ...(reference === undefined ? {} : { reference }), calls: 0, sent: 0, outcomes, repeats: 0, repeatsSent: 0, deadCalls: 0, requests: 0,
     zeroToolRounds: 0, responses: 0, tokensIn: 0, tokensOut: 0, tokensInMissing: 0, tokensOutMissing: 0, cacheRead: 0, cacheWrite: 0,
     roundMs: [], tools: new Map(), modelSpans: [], toolSpans: [], firstRequestT: undefined,
   };
@@ -153,7 +159,7 @@ class PassAcc {
 
   add(e: TraceEvent): void {
     this.events += 1;
-    if (e.type === 'step.start') this.steps.set(e.step, newStep(e.step, e.t));
+    if (e.type === 'step.start') this.steps.set(e.step, newStep(e.step, e.t, e.reference));
     else if (e.type === 'tools.list') this.configured = e.configured;
     else if (e.type === 'model.request') {
       const s = this.open(e.step);
@@ -229,10 +235,13 @@ class PassAcc {
       step: { from: e.t - e.ms, to: e.t }, model: modelSpans, tools: toolSpans,
       startup: e.agentStartupMs === undefined ? undefined : { from: startupEnd - e.agentStartupMs, to: startupEnd },
     });
+    const called = new Map<string, number>();
+    for (const tool of tools.values()) called.set(tool.tool, (called.get(tool.tool) ?? 0) + tool.calls);
     this.done.push({
       ...acc, passed: e.passed, reason: e.reason, failedChecks: e.failedChecks.length, ms: e.ms, endT: e.t,
       answeredAt: e.answeredAt, tools: [...tools.values()], time,
       ...(e.agentStartupMs === undefined ? {} : { agentStartupMs: e.agentStartupMs }),
+      ...(acc.reference === undefined ? {} : { selection: selection(acc.reference, called) }),
     });
   }
 }

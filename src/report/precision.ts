@@ -17,16 +17,17 @@ export function shownPoints(difference: number): number {
 
 /** Counts of calls and rounds read best per 10 passes (small whole numbers); tokens per pass. */
 export function countScale(unit: CountComparison['unit']): { factor: number; per: string } {
-  if (unit === 'ms') return { factor: 1, per: 'per step-run' };
+  if (unit === 'ms' || unit === 'score') return { factor: 1, per: 'per step-run' };
   if (unit === 'tokens') return { factor: 1, per: 'per pass' };
   return { factor: 10, per: 'per 10 passes' };
 }
 
 /**
  * A count or a time (already scaled) as shown: whole milliseconds below a second, tenths of a
- * second above; counts to one decimal.
+ * second above; counts to one decimal; scores (0 to 1) to two.
  */
 export function shownQuantity(value: number, unit: CountComparison['unit']): number {
   if (unit === 'ms') return Math.abs(value) < 999.5 ? roundHalfAway(value) : roundHalfAway(value / 1000, 1) * 1000;
+  if (unit === 'score') return roundHalfAway(value, 2);
   return roundHalfAway(value, 1);
 }

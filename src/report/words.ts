@@ -69,6 +69,7 @@ export function pValue(p: number): string {
 export function quantity(value: number, unit: CountComparison['unit']): string {
   const shown = shownQuantity(value, unit);
   if (unit === 'ms') return Math.abs(shown) < 1000 ? `${shown} ms` : `${(shown / 1000).toFixed(1)} s`;
+  if (unit === 'score') return shown.toFixed(2);
   return grouped(shown);
 }
 
@@ -78,7 +79,7 @@ export function signedQuantity(value: number, unit: CountComparison['unit']): st
 }
 
 function change(value: number, unit: CountComparison['unit']): string {
-  const [less, more] = unit === 'ms' ? ['shorter', 'longer'] : ['fewer', 'more'];
+  const [less, more] = unit === 'ms' ? ['shorter', 'longer'] : unit === 'score' ? ['lower', 'higher'] : ['fewer', 'more'];
   const shown = shownQuantity(value, unit);
   if (shown === 0) return unit === 'ms' ? '0 ms' : 'no change';
   return `${quantity(Math.abs(value), unit)} ${shown < 0 ? less : more}`;

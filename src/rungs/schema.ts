@@ -153,6 +153,7 @@ const step = z.strictObject({
  */
 export const EFFECT_METRICS = [
   'step_pass_rate', 'clean_run_rate', 'ceiling_share', 'dead_calls', 'identical_repeats', 'zero_tool_rounds', 'step_ms', 'time_to_answer',
+  'tool_precision', 'tool_recall', 'tool_f1', 'path_efficiency', 'extra_calls',
 ] as const;
 export type EffectMetric = (typeof EFFECT_METRICS)[number];
 

@@ -177,7 +177,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
   });
   await using _external = external;
   for (const spec of specs) {
-    emitStart(emit, spec);
+    emitStart(emit, spec, referenceTools(rung, input.mode, spec.index));
     const result = external === undefined ? await runStep(context, conversation, spec) : await external.runStep(spec);
     if (result.error === 'interrupted') return end({ passed: false, interrupted: true, steps });
     // One-shot: one run of the agent, judged against every step's checks. Each later step gets
@@ -200,8 +200,18 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
   return end({ passed: steps.every((s) => s.passed), interrupted: false, steps });
 }
 
-function emitStart(emit: Emit, spec: StepSpec): void {
-  emit({ type: 'step.start', step: spec.index, ceiling: spec.ceiling, timeLimitMs: spec.timeLimitMs });
+function emitStart(emit: Emit, spec: StepSpec, reference: string[]): void {
+  emit({ type: 'step.start', step: spec.index, ceiling: spec.ceiling, timeLimitMs: spec.timeLimitMs, reference });
+}
+
+/**
+ * The tools the reference solution calls in the step the agent runs: its own step's, or under
+ * one-shot every step's, in order, since the one run does them all. A one-shot step judged
+ * after it records none, so the selection metrics leave it out: it made no call of its own.
+ */
+export function referenceTools(rung: Rung, mode: 'steps' | 'oneshot', index: number): string[] {
+  const steps = mode === 'oneshot' ? rung.steps : [rung.steps[index]!];
+  return steps.flatMap((step) => step.reference.calls.map((call) => call.tool));
 }
 
 /**

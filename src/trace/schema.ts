@@ -168,6 +168,13 @@ export const stepStartShape = z.object({
   step: count,
   ceiling: count,
   timeLimitMs: ms,
+  /**
+   * The tools the rung's reference solution calls in this step, in its order (qualified
+   * `server__tool`, one per call): what the report's tool-selection metrics compare the step's
+   * calls with. One-shot: the first step's start holds every step's. Absent in traces written
+   * before it was recorded, whose steps those metrics leave out.
+   */
+  reference: z.array(text).optional(),
 });
 
 /**

@@ -617,7 +617,7 @@ const PIPELINE: NamedMutation[] = [
   },
   {
     name: 'identical repeats counted per step', file: PASSES,
-    edits: [{ search: "if (e.type === 'step.start') this.steps.set(e.step, newStep(e.step, e.t));", replace: "if (e.type === 'step.start') {\n      this.steps.set(e.step, newStep(e.step, e.t));\n      this.seen.clear();\n    }" }],
+    edits: [{ search: "if (e.type === 'step.start') this.steps.set(e.step, newStep(e.step, e.t, e.reference));", replace: "if (e.type === 'step.start') {\n      this.steps.set(e.step, newStep(e.step, e.t, e.reference));\n      this.seen.clear();\n    }" }],
     breaks: 'a call repeated across steps is not a repeat', why: 'DESIGN.md counts repeats in their pass: a loop across steps would vanish', tests: COUNT_TESTS,
   },
   {
@@ -859,6 +859,26 @@ const NEW_MODULES: NamedMutation[] = [
     breaks: 'auto never tries the 2025 handshake after a 5xx to server/discover', why: 'a 2025 server that fails its session check on the probe (the git server of git-over-http) is never reached', tests: ['test/lane/refusal.test.ts'],
   },
   {
+    name: 'a reference call matched by every call of its tool', file: 'src/report/selection.ts',
+    edits: [{ search: 'matched += Math.min(count, wanted.get(tool) ?? 0);', replace: 'matched += wanted.has(tool) ? count : 0;' }],
+    breaks: 'calling the right tool five times reads as five right choices', why: "a looping agent's precision reads perfect, and its F1 can pass 1", tests: ['test/report/selection.test.ts', 'test/report/paired.test.ts'],
+  },
+  {
+    name: 'path efficiency not capped at 1', file: 'src/report/selection.ts',
+    edits: [{ search: 'Math.min(1, referenceCalls / calls)', replace: 'referenceCalls / calls' }],
+    breaks: 'an agent that skipped reference calls scores a path better than the reference', why: 'doing less than the task reads as efficiency', tests: ['test/report/selection.test.ts'],
+  },
+  {
+    name: 'a selection score read as better lower', file: 'src/report/paired.ts',
+    edits: [{ search: "verdictOf(moved(lower, upper), def.better ?? 'lower')", replace: "verdictOf(moved(lower, upper), 'lower')" }],
+    breaks: 'an arm whose agents keep to the reference path is called worse', why: 'a calibrated effect on path efficiency or F1 is read backwards', tests: ['test/report/paired.test.ts'],
+  },
+  {
+    name: "the one-shot run scored against its first step's reference only", file: 'src/runner/pass.ts',
+    edits: [{ search: "const steps = mode === 'oneshot' ? rung.steps : [rung.steps[index]!];", replace: 'const steps = [rung.steps[index]!];' }],
+    breaks: "a one-shot run's calls for later tasks count as wrong choices", why: 'one-shot reads as worse selection than step by step for the same path', tests: ['test/runner/passEvents.test.ts'],
+  },
+  {
     name: 'a session its client left is held for ever', file: 'src/gateway/mcp/http.ts',
     edits: [{ search: 'session.idle = setTimeout(() => expire(id, session), idleMs).unref();', replace: '' }],
     breaks: 'a session whose client left without DELETE is never ended', why: 'a long-lived gateway fills its 64 sessions with clients that are gone, then refuses new ones', tests: ['test/gateway/sessions.test.ts'],
@@ -867,6 +887,11 @@ const NEW_MODULES: NamedMutation[] = [
     name: 'a resource subscribed upstream once per session', file: 'src/gateway/passThrough.ts',
     edits: [{ search: 'if (count === 0) await this.#resourceClient(uri).subscribeResource({ uri });', replace: 'await this.#resourceClient(uri).subscribeResource({ uri });' }],
     breaks: 'a second session subscribing to a URI subscribes the upstream again', why: 'and the first session to leave unsubscribes it for all', tests: ['test/gateway/passThrough.test.ts'],
+  },
+  {
+    name: "a 2026-07-28 client not told that an upstream's lists changed", file: 'src/gateway/mcp/modern.ts',
+    edits: [{ search: 'const leave = forwardListChanges(backend, handler.notify);', replace: 'const leave = () => undefined;' }],
+    breaks: "a client pinned to 2026-07-28 never hears of an upstream's resource or prompt list change", why: 'its resources and prompts stay as first listed while the 2025 sessions are told', tests: ['test/gateway/passThrough.test.ts'],
   },
   {
     name: 'an updated resource sent to every session', file: 'src/gateway/mcp/passThroughHandlers.ts',

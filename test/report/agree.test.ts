@@ -102,7 +102,8 @@ describe('a verdict', () => {
     const { text } = await compareOutput(dir, undefined, { format: 'table' });
     expect(text).not.toMatch(/answer-to-end time per step-run/);
     expect(text).toContain('Not shown, zero in both arms: ceiling share, dead calls, identical repeats, zero-tool rounds, tokens\n' +
-      '  in, tokens out, answer-to-end time (under a millisecond).');
+      '  in, tokens out, answer-to-end time (under a millisecond); no pairs to compare: tool precision, tool\n' +
+      '  recall, tool F1, path efficiency, extra calls.');
   });
 });
 
@@ -114,7 +115,8 @@ describe('rows with nothing to say', () => {
     expect(text).not.toMatch(/\| ceiling share \| \d+ step-runs/);
     expect(text).toMatch(/\| step pass rate \| 4 step-runs/);
     const line = 'Not shown, zero in both arms: ceiling share, dead calls, identical repeats, zero-tool rounds, tokens in, tokens out; ' +
-      'no pairs to compare: answer-to-end time.';
+      // Traces written before the reference was recorded: no tool-selection figure to compare.
+      'no pairs to compare: answer-to-end time, tool precision, tool recall, tool F1, path efficiency, extra calls.';
     expect(text).toContain(line);
     const html = (await compareOutput(dir, undefined, { format: 'html' })).text;
     expect(html).toContain(`<p class="note">${line}</p>`);

@@ -1,7 +1,8 @@
 // The metrics of docs/report.md, "Metrics", over step-runs and pass records built by hand, so
 // each figure can be counted on the page: no trace, no run folder, nothing but the arithmetic.
 import { describe, expect, it } from 'vitest';
-import { distribution, metrics, passClean, passErrored, passK, rate } from '../../src/report/metrics.ts';
+import { distribution, metrics, passClean, passErrored, passK, rate, selectionMetrics } from '../../src/report/metrics.ts';
+import { selection, tally as tallyNames } from '../../src/report/selection.ts';
 import { sequentialTime } from './records.ts';
 import type { PassRecord, StepRun, ToolTally } from '../../src/report/passes.ts';
 import type { Outcome } from '../../src/trace/index.ts';
@@ -208,5 +209,22 @@ describe('metrics over passes', () => {
     const m = metrics([], [], []);
     expect([m.attempts, m.erroredPasses]).toEqual([0, 0]);
     expect(m.cleanRunRate).toEqual({ count: 0, n: 0, rate: null, lower: 0, upper: 1 });
+  });
+});
+
+describe('tool selection over step-runs', () => {
+  it('averages each figure over the step-runs where it is defined, leaving out errored ones and those without a reference', () => {
+    const scored = (reference: string[] | undefined, calls: string[], reason: StepRun['reason'] = 'answered'): StepRun => run({
+      reason, ...(reference === undefined ? {} : { reference, selection: selection(reference, tallyNames(calls)) }),
+    });
+    const m = selectionMetrics([
+      scored(['a__x', 'b__y'], ['a__x', 'a__x', 'a__x', 'b__y']), // precision 0.5, recall 1, f1 2/3, efficiency 0.5, extra 2
+      scored(['a__x'], []), // precision and efficiency undefined, recall 0, f1 0
+      scored(['a__x'], ['c__z'], 'errored'), // left out
+      scored(undefined, ['c__z']), // no reference: left out
+    ]);
+    expect(m).toMatchObject({ stepRuns: 2, precision: 0.5, recall: 0.5, efficiency: 0.5, extraCalls: 2 });
+    expect(m.f1).toBeCloseTo(1 / 3, 12);
+    expect(selectionMetrics([scored(undefined, [])])).toEqual({ stepRuns: 0, precision: null, recall: null, f1: null, efficiency: null, extraCalls: 0 });
   });
 });

@@ -8,6 +8,7 @@ import { compareMetrics, perRung } from '../../src/report/paired.ts';
 import { pair } from '../../src/report/pairing.ts';
 import type { PassRecord, StepRun } from '../../src/report/passes.ts';
 import { passRecord, stepRun } from './records.ts';
+import { selection, tally } from '../../src/report/selection.ts';
 import { metricSentence } from '../../src/report/words.ts';
 
 /** One pass a side per pair, each of one step-run: [A's step, B's step]. */
@@ -67,6 +68,12 @@ describe('the metrics compared', () => {
       ['step_ms', 'step time', 'count', 'lower', 'step-runs', 2, 'ms median'],
       // Neither step answered: no pair.
       ['time_to_answer', 'answer-to-end time', 'count', 'lower', 'step-runs', 0, 'ms median'],
+      // No step-run recorded the reference: no pair (the selection tests below give them one).
+      ['tool_precision', 'tool precision', 'count', 'higher', 'step-runs', 0, 'score mean'],
+      ['tool_recall', 'tool recall', 'count', 'higher', 'step-runs', 0, 'score mean'],
+      ['tool_f1', 'tool F1', 'count', 'higher', 'step-runs', 0, 'score mean'],
+      ['path_efficiency', 'path efficiency', 'count', 'higher', 'step-runs', 0, 'score mean'],
+      ['extra_calls', 'extra calls', 'count', 'lower', 'passes', 0, 'calls mean'],
     ]);
   });
 });
@@ -288,5 +295,50 @@ describe('counts and times', () => {
     const more = deadCalls([...times(4, [0, 1] as [number, number]), ...times(16, [0, 0] as [number, number])]);
     expect(more.verdict).toBe('worse');
     expect(more.difference!.lower).toBeCloseTo(0.05, 12);
+  });
+});
+
+describe('tool selection against the reference', () => {
+  const scored = (reference: string[], calls: string[], over: Partial<StepRun> = {}): Partial<StepRun> =>
+    ({ reference, selection: selection(reference, tally(calls)), ...over });
+
+  it('compares F1 per step-run, higher better: B on the reference path beats A that wandered', () => {
+    const pairs = times(8, [scored(['a__x'], ['a__x', 'b__y', 'b__y']), scored(['a__x'], ['a__x'])] as [Partial<StepRun>, Partial<StepRun>]);
+    const { a, b } = onePerPass(pairs);
+    const f1 = count(a, b, 'tool_f1');
+    expect(f1).toMatchObject({ better: 'higher', unit: 'score', statistic: 'mean', pairs: 8, excluded: 0, verdict: 'better' });
+    expect(f1.a.mean).toBeCloseTo(0.5, 12);
+    expect(f1.b.mean).toBe(1);
+    expect(f1.difference!.estimate).toBeCloseTo(0.5, 12);
+    expect(metricSentence(f1)).toBe('tool F1: 0.50 higher per step-run (mean of paired differences, every resample 0.50 higher; A 0.50, B 1.00 per step-run (means) over 8 paired step-runs)');
+    // The same pairs the other way round: B worse.
+    expect(count(b, a, 'tool_f1').verdict).toBe('worse');
+    expect(count(a, b, 'path_efficiency')).toMatchObject({ verdict: 'better', a: { mean: 1 / 3 }, b: { mean: 1 } });
+    expect(count(a, b, 'tool_precision')).toMatchObject({ verdict: 'better', a: { mean: 1 / 3 }, b: { mean: 1 } });
+    // Both found the one reference call.
+    expect(count(a, b, 'tool_recall')).toMatchObject({ verdict: 'same', identical: true });
+    // Extra calls: 2 a pass under A, none under B; fewer is better, per 10 passes.
+    expect(count(a, b, 'extra_calls')).toMatchObject({ better: 'lower', verdict: 'better', a: { total: 16 }, b: { total: 0 } });
+  });
+
+  it('leaves out a pair with an errored side, no reference recorded, or the figure undefined on a side', () => {
+    const { a, b } = onePerPass([
+      [scored(['a__x'], ['a__x']), scored(['a__x'], ['a__x'])],
+      [scored(['a__x'], ['a__x'], { reason: 'errored' }), scored(['a__x'], ['a__x'])],
+      [{}, scored(['a__x'], ['a__x'])],
+      // No call on A: no precision and no efficiency, but a recall (0) and an F1 (0).
+      [scored(['a__x'], []), scored(['a__x'], ['a__x'])],
+    ]);
+    expect(count(a, b, 'tool_f1')).toMatchObject({ pairs: 2, excluded: 2 });
+    expect(count(a, b, 'tool_recall')).toMatchObject({ pairs: 2, excluded: 2, a: { total: 1 }, b: { total: 2 } });
+    expect(count(a, b, 'tool_precision')).toMatchObject({ pairs: 1, excluded: 3 });
+    expect(count(a, b, 'path_efficiency')).toMatchObject({ pairs: 1, excluded: 3 });
+    // A pass is compared on extra calls only when each of its steps recorded the reference.
+    expect(count(a, b, 'extra_calls')).toMatchObject({ pairs: 3, excluded: 1 });
+  });
+
+  it('sums extra calls over the steps of a pass', () => {
+    const pass = (extra: number) => passRecord(0, [stepRun(0, scored([], times(extra, 'a__x'))), stepRun(1, scored(['a__x'], ['a__x', 'a__x']))]);
+    expect(count([pass(2)], [pass(0)], 'extra_calls')).toMatchObject({ pairs: 1, a: { total: 3 }, b: { total: 1 } });
   });
 });

@@ -285,3 +285,26 @@ describe("an external agent's start-up", () => {
     expect(second!.time).toEqual({ startupMs: 30, modelMs: 0, toolMs: 0, otherMs: 20 });
   });
 });
+
+describe('the reference a step.start recorded', () => {
+  it('scores the step against it, a tool called both as declared deterministic and not counted as one tool', async () => {
+    const { passes } = await read(lines(
+      passStart(0),
+      line('step.start', 1, { step: 0, ceiling: 8, timeLimitMs: 60_000, reference: ['srv__look', 'other__get'] }),
+      call(2, 1, 'srv__look', 'a', 'failed', 5, true),
+      call(3, 1, 'srv__look', 'b', 'ok', 5),
+      call(4, 1, 'extra__x', 'c', 'refused', 0),
+      stepEnd(0, 10, 9),
+      stepStart(1, 11),
+      stepEnd(1, 12, 1),
+      passEnd(13, { steps: 2 }),
+    ));
+    const [step0, step1] = passes[0]!.steps;
+    expect(step0!.reference).toEqual(['srv__look', 'other__get']);
+    // srv__look twice (one match, one extra), extra__x chosen wrongly, other__get missed.
+    expect(step0!.selection).toEqual({ referenceCalls: 2, calls: 3, matched: 1, precision: 1 / 3, recall: 0.5, f1: 0.4, extra: 1, efficiency: 2 / 3 });
+    // A step.start without it (a trace written before it was recorded): no figure.
+    expect(step1!.reference).toBeUndefined();
+    expect(step1!.selection).toBeUndefined();
+  });
+});

@@ -297,6 +297,28 @@ describe('one-shot mode', () => {
   });
 });
 
+describe('the reference at each step.start', () => {
+  const withCalls = (prompt: string, tools: string[]) => `  - prompt: ${prompt}
+    ceiling: 4
+    checks: [{ called: notes__read }]
+    reference:
+      calls: [${tools.map((tool) => `{ tool: ${tool} }`).join(', ')}]
+      answer: it says alpha
+`;
+  const rung = () => rungOf(withCalls('read it', ['notes__read', 'notes__list']) + withCalls('read again', ['notes__read']));
+  const script = (n: number): Reply => (n % 2 === 1 ? { calls: [read] } : { text: 'alpha' });
+
+  it("records the tools the reference calls in the step, in its order, so the report can score the step's calls", async () => {
+    const { events } = await pass(rung(), script);
+    expect(ofType(events, 'step.start').map((e) => [e.step, e.reference])).toEqual([[0, ['notes__read', 'notes__list']], [1, ['notes__read']]]);
+  });
+
+  it('records every step\'s under one-shot, where one run does them all, and none for a step judged after it', async () => {
+    const { events } = await pass(rung(), script, { mode: 'oneshot' });
+    expect(ofType(events, 'step.start').map((e) => [e.step, e.reference])).toEqual([[0, ['notes__read', 'notes__list', 'notes__read']], [1, undefined]]);
+  });
+});
+
 describe('a pass that cannot run its servers', () => {
   it('names every server that did not answer, in one line', async () => {
     const closed = createServer();

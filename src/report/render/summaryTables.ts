@@ -1,4 +1,5 @@
-// One arm's own figures: outcomes and waste per rung, per step and overall, and per tool.
+// One arm's own figures: outcomes and waste per rung, per step and overall, tool selection
+// against the reference, and per tool.
 import type { Metrics, Rate, RepeatCounts } from '../metrics.ts';
 import type { ArmSummary } from '../summary.ts';
 import { grouped, percent, quantity } from '../words.ts';
@@ -77,5 +78,23 @@ export function summaryTables(arm: ArmSummary): Table[] {
       String(t.deterministic.repeatsSent + t.nondeterministic.repeatsSent), String(t.deadCalls),
     ]),
   };
-  return [outcomes, waste, tools];
+  return [outcomes, waste, ...selectionTable(arm, all), tools];
+}
+
+const score = (x: number | null): string => (x === null ? '-' : x.toFixed(2));
+
+/** Tool selection against the reference (selection.ts); none for a run whose traces did not record it. */
+function selectionTable(arm: ArmSummary, all: Row[]): Table[] {
+  if (arm.overall.selection.stepRuns === 0) return [];
+  return [{
+    caption: `Tool selection (arm ${arm.arm}): each step's calls against the tools the rung's reference solution calls, the mean over ` +
+      'step-runs (precision: calls that match a reference call; recall: reference calls matched; path efficiency: reference calls / calls, ' +
+      'at most 1); extra calls beyond the reference\'s count, summed. The reference is one good path of several (docs/report.md)',
+    columns: ['rung', 'step-runs', 'precision', 'recall', 'F1', 'path efficiency', 'extra calls'],
+    align: ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
+    rows: all.map(({ name, m }) => {
+      const x = m.selection;
+      return [name, String(x.stepRuns), score(x.precision), score(x.recall), score(x.f1), score(x.efficiency), String(x.extraCalls)];
+    }),
+  }];
 }
