@@ -5,6 +5,8 @@ import type { Outcome, StepEndReason } from '../trace/index.ts';
 import { median } from './bootstrap.ts';
 import type { Pricing } from '../models/prices.ts';
 import type { PassRecord, StepRun } from './passes.ts';
+import { toolUse } from './toolUse.ts';
+import type { ToolUse } from './toolUse.ts';
 import { modifiedWilson, passAtK, passHatK } from './stats.ts';
 import { costMetrics, serverTimes, timeSplit, toolTimes } from './timing.ts';
 import type { CostMetrics, Latency, ServerTimes, TimeSplit } from './timing.ts';
@@ -108,6 +110,8 @@ export interface Metrics {
   /** Calls per server: latency and outcomes. */
   servers: ServerTimes[];
   selection: SelectionMetrics;
+  /** Per tool, for the server's author (toolUse.ts): outcomes, refused arguments, latency, choices against the reference. */
+  toolUse: ToolUse[];
 }
 
 /** The mean of the values that are defined; null when none is. */
@@ -264,5 +268,6 @@ export function metrics(runs: StepRun[], passes: PassRecord[] | null, groups: { 
     time: timeSplit(runs),
     servers: serverTimes(runs),
     selection: selectionMetrics(runs),
+    toolUse: toolUse(runs),
   };
 }

@@ -11,6 +11,9 @@ import type { Span, StepTime } from './stepTime.ts';
 /** docs/report.md, "Metrics": an identical-repeat is the 3rd or later identical call in its pass. */
 export const REPEAT_FROM = 3;
 
+/** JSON-RPC's invalid-params code, as a tool.call's `error.type` carries an MCP error code. */
+const INVALID_PARAMS = '-32602';
+
 /** Outcomes where the call went over the wire; the rest were answered by the harness. */
 const SENT: ReadonlySet<Outcome> = new Set<Outcome>(['ok', 'failed', 'timeout']);
 
@@ -26,6 +29,8 @@ export interface ToolTally {
   repeats: number;
   repeatsSent: number;
   deadCalls: number;
+  /** Calls the server refused for their arguments: its own invalid-params error (-32602), not a failed result. */
+  rejected: number;
   /** Calls by outcome. */
   outcomes: Record<Outcome, number>;
   /** `ms` of each call sent (ok, failed, timeout): the server's time as the lane measured it. */
@@ -197,7 +202,7 @@ class PassAcc {
     let tool = s.tools.get(toolKey);
     if (tool === undefined) {
       s.tools.set(toolKey, (tool = {
-        tool: name, server: e.server, deterministic, calls: 0, sent: 0, repeats: 0, repeatsSent: 0, deadCalls: 0,
+        tool: name, server: e.server, deterministic, calls: 0, sent: 0, repeats: 0, repeatsSent: 0, deadCalls: 0, rejected: 0,
         outcomes: Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>, ms: [],
       }));
     }
@@ -211,6 +216,7 @@ class PassAcc {
     s.outcomes[e.outcome] += 1;
     tool.calls += 1;
     tool.outcomes[e.outcome] += 1;
+    if (e['error.type'] === INVALID_PARAMS) tool.rejected += 1;
     if (sent) {
       tool.ms.push(e.ms);
       s.toolSpans.push({ from: e.t - e.ms, to: e.t });

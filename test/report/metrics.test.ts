@@ -11,7 +11,7 @@ const outcomes = (some: Partial<Record<Outcome, number>> = {}): Record<Outcome, 
   ({ ok: 0, failed: 0, timeout: 0, refused: 0, unavailable: 0, short_circuited: 0, ...some });
 
 function tally(tool: string, server: string, over: Partial<ToolTally>): ToolTally {
-  return { tool, server, deterministic: false, calls: 0, sent: 0, repeats: 0, repeatsSent: 0, deadCalls: 0, outcomes: outcomes(), ms: [], ...over };
+  return { tool, server, deterministic: false, calls: 0, sent: 0, repeats: 0, repeatsSent: 0, deadCalls: 0, rejected: 0, outcomes: outcomes(), ms: [], ...over };
 }
 
 function run(over: Partial<StepRun> = {}): StepRun {

@@ -60,7 +60,7 @@ const outcomes = (some: Partial<Record<Outcome, number>>): Record<Outcome, numbe
   ({ ok: 0, failed: 0, timeout: 0, refused: 0, unavailable: 0, short_circuited: 0, ...some });
 
 const tool = (tool: string, over: Partial<ToolTally>): ToolTally => ({
-  tool, server: tool.split('__')[0]!, deterministic: false, calls: 0, sent: 0, repeats: 0, repeatsSent: 0, deadCalls: 0,
+  tool, server: tool.split('__')[0]!, deterministic: false, calls: 0, sent: 0, repeats: 0, repeatsSent: 0, deadCalls: 0, rejected: 0,
   outcomes: outcomes({}), ms: [], ...over,
 });
 
@@ -306,5 +306,20 @@ describe('the reference a step.start recorded', () => {
     // A step.start without it (a trace written before it was recorded): no figure.
     expect(step1!.reference).toBeUndefined();
     expect(step1!.selection).toBeUndefined();
+  });
+});
+
+describe('arguments a server refused', () => {
+  it("counts a failed call whose error is the server's invalid-params code, and no other failure", async () => {
+    const failedWith = (t: number, key: string, type: string): string => line('tool.call', t, {
+      'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'db__query', turn: 1, round: 0, server: 'db', tool: 'query',
+      key, outcome: 'failed', ms: 3, argBytes: 2, resultBytes: 2, 'error.type': type,
+    });
+    const { passes } = await read(lines(
+      passStart(0), stepStart(0, 1),
+      failedWith(2, 'a', '-32602'), failedWith(3, 'b', 'tool_error'), failedWith(4, 'c', '-32603'),
+      stepEnd(0, 5, 4), passEnd(6),
+    ));
+    expect(passes[0]!.steps[0]!.tools).toEqual([tool('db__query', { server: 'db', calls: 3, sent: 3, rejected: 1, outcomes: outcomes({ failed: 3 }), ms: [3, 3, 3] })]);
   });
 });

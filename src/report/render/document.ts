@@ -3,12 +3,13 @@
 import type { ArmComparison, ComparisonReport } from '../compare.ts';
 import { traceNotes } from '../compare.ts';
 import type { MetricComparison } from '../paired.ts';
-import type { RunSummary } from '../summary.ts';
+import type { ArmSummary, RunSummary } from '../summary.ts';
 import { carriesNothing, countScale, leftOutMetrics, percent, plural, pValue, quantity, ranBy, signedBound, signedPoints, signedQuantity } from '../words.ts';
 import { formatUsd } from '../../models/prices.ts';
 import type { CostComparison } from '../costCompare.ts';
 import { costLine, costTimeTables } from './costTimeTables.ts';
 import { summaryTables } from './summaryTables.ts';
+import { ownServers, toolUseComparison, toolUseTable } from './toolUseTables.ts';
 
 export interface Table {
   caption: string;
@@ -92,7 +93,20 @@ export function rungTable(c: ArmComparison): Table {
   };
 }
 
-function comparisonSection(c: ArmComparison): Section {
+/** The arm a comparison names, in the runs compared. */
+function armOf(summaries: readonly RunSummary[], side: { runId: string; arm: string }): ArmSummary | undefined {
+  return summaries.find((s) => s.runId === side.runId)?.arms.find((arm) => arm.arm === side.arm);
+}
+
+/**
+ * The per-tool table goes first when the runs call the tools of one server of their own (not
+ * counting the harness's): the report is then a server author's, and which tool agents misuse
+ * is the first thing they read. Otherwise it follows the rung table.
+ */
+function comparisonSection(c: ArmComparison, summaries: readonly RunSummary[]): Section {
+  const [a, b] = [armOf(summaries, c.a), armOf(summaries, c.b)];
+  const tools = a === undefined || b === undefined ? [] : toolUseComparison(a, b, { a: `${c.a.runId}/${c.a.arm}`, b: `${c.b.runId}/${c.b.arm}` });
+  const authorFirst = ownServers([a, b].filter((x): x is ArmSummary => x !== undefined)).length === 1;
   const metrics: Table = {
     caption: `Paired metrics, B (${c.b.runId}/${c.b.arm}) minus A (${c.a.runId}/${c.a.arm}), 95% intervals`,
     columns: ['metric', 'pairs', 'A', 'B', 'B - A (95% CI)', 'p', 'verdict'],
@@ -105,7 +119,7 @@ function comparisonSection(c: ArmComparison): Section {
   return {
     heading: c.label,
     paragraphs: [c.summary, shared, c.leftOutText ?? 'Left out: nothing; every pass and step-run has its pair.', ...costParagraph(c.cost)],
-    tables: [metrics, rungTable(c)],
+    tables: authorFirst ? [...tools, metrics, rungTable(c)] : [metrics, rungTable(c), ...tools],
   };
 }
 
@@ -128,7 +142,7 @@ export function summarySections(s: RunSummary, name: string): Section[] {
   return s.arms.map((arm) => ({
     heading: `${name}: ${s.runId}, arm ${arm.arm}`,
     paragraphs: [],
-    tables: [...summaryTables(arm), ...costTimeTables(arm, s.pricing, s.model.spec)],
+    tables: [...summaryTables(arm), ...toolUseTable(arm), ...costTimeTables(arm, s.pricing, s.model.spec)],
   }));
 }
 
@@ -146,7 +160,7 @@ export function comparisonDocument(r: ComparisonReport): Document {
       ...runs.flatMap(([name, s]) => firstProblems(name, s)),
       `Pairs: pass i of A against pass i of B, same rung and seed. Intervals are 95%; bootstrap seed ${r.seed}.`,
     ],
-    sections: [...r.comparisons.map(comparisonSection), ...runs.flatMap(([name, s]) => summarySections(s, name))],
+    sections: [...r.comparisons.map((c) => comparisonSection(c, r.summaries)), ...runs.flatMap(([name, s]) => summarySections(s, name))],
   };
 }
 
@@ -156,6 +170,6 @@ export function runDocument(s: RunSummary, comparison: ComparisonReport | null):
     title: `Ladder report: ${s.runId}`,
     notice: s.notice,
     intro: [runLine('Run', s), costLine('Run', s.pricing, spentOf(s), s.traces.passes), ...(comparison?.notes ?? traceNotes(s, 'Run')), ...s.traces.problems],
-    sections: [...(comparison?.comparisons.map(comparisonSection) ?? []), ...summarySections(s, 'Run')],
+    sections: [...(comparison?.comparisons.map((c) => comparisonSection(c, [s])) ?? []), ...summarySections(s, 'Run')],
   };
 }
