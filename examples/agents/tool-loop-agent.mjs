@@ -5,8 +5,7 @@
 // (OPENAI_BASE_URL, OPENAI_API_KEY, LADDER_MCP_URL, LADDER_MCP_TOKEN), takes the step's prompt
 // as its argument (or on stdin), and prints its answer on stdout. Nothing in it knows about
 // Ladder's arms: the reliability layer sits in the MCP gateway it talks to.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import OpenAI from 'openai';
 
 /** A round cap of its own, as most harnesses have; Ladder's ceiling usually ends a step first. */

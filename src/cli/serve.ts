@@ -1,6 +1,8 @@
 // `ladder serve`: the workbench MCP server on stdio or Streamable HTTP. Thin: parse the flags
 // into ServeOptions, run the server, print one line for a mistake the user can fix.
 import type { Argv, CommandModule } from 'yargs';
+import { PROTOCOLS } from '../mcp/protocols.ts';
+import type { Protocol } from '../mcp/protocols.ts';
 
 export interface ServeArgs {
   workspace: string;
@@ -10,6 +12,7 @@ export interface ServeArgs {
   token?: string | undefined;
   allowRemote: boolean;
   resume: boolean;
+  protocol: Protocol;
   seed?: number | undefined;
   timeFactor?: number | undefined;
   config?: string | undefined;
@@ -37,6 +40,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('token', { type: 'string', describe: 'HTTP: require this bearer token (default: env LADDER_SERVE_TOKEN)' })
       .option('allow-remote', { type: 'boolean', default: false, describe: 'HTTP: allow a non-loopback --host (needs a token)' })
       .option('resume', { type: 'boolean', default: true, describe: 'HTTP: keep events so a cut stream can resume (--no-resume)' })
+      .option('protocol', {
+        choices: PROTOCOLS, default: 'auto' as const,
+        describe: 'MCP eras served: auto (both: the 2025 revisions and 2026-07-28), legacy (2025 only) or 2026-07-28 (that one only)',
+      })
       .option('seed', { type: 'number', describe: 'Seed for faults and generated content (default 0)' })
       .option('time-factor', { type: 'number', describe: 'Real ms per workbench ms; 0.01 runs 100x faster (default 1)' })
       .option('config', { type: 'string', describe: 'Workbench options as JSON, or @file.json' })

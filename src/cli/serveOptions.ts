@@ -33,6 +33,7 @@ export function serveOptions(args: ServeArgs, env: NodeJS.ProcessEnv): ServeOpti
     token: args.token ?? (env['LADDER_SERVE_TOKEN'] || undefined),
     allowRemote: args.allowRemote,
     resumable: args.resume,
+    protocol: args.protocol,
   };
 }
 

@@ -54,7 +54,13 @@ export function newClient(info: Implementation, handlers: ClientHandlers = {}, p
   const mode = protocol === MODERN_REVISION ? { pin: MODERN_REVISION } : protocol;
   const { toolsChanged, notification, elicit } = handlers;
   const capabilities = elicit === undefined ? {} : { elicitation: { form: {} } };
-  const client = new Client(info, { capabilities, versionNegotiation: { mode } });
+  // A 2026-07-28 server has no session to notify: a client hears of a changed tool list on a
+  // `subscriptions/listen` stream, which the SDK opens at connect for the lists it is told to
+  // follow (when the server declares tools.listChanged). In the 2025 revisions the same option
+  // handles the notification; the handler below also takes one from a server that sends it
+  // without declaring the capability. No debounce: the lane marks the list stale, nothing more.
+  const listChanged = toolsChanged === undefined ? {} : { listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => toolsChanged() } } };
+  const client = new Client(info, { capabilities, versionNegotiation: { mode }, ...listChanged });
   if (elicit !== undefined) {
     client.setRequestHandler('elicitation/create', async (request) => {
       const { params } = request;

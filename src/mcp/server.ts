@@ -3,9 +3,8 @@
 // 2026-07-28 one (`server/discover`, a request carrying the per-request `_meta` envelope). The
 // workbench (src/server/) and the gateway's front (src/gateway/) build on these and on nothing
 // else of the SDK.
-export { createMcpHandler, isInitializeRequest, isLegacyRequest, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+export {
+  createMcpHandler, isInitializeRequest, isLegacyRequest, McpServer, Server, WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 export type { McpHttpHandler } from '@modelcontextprotocol/server';
-// The workbench's, still on the SDK's v1 line.
-export { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-export { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+export { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';

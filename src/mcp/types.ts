@@ -21,10 +21,6 @@ export type {
   TransportSendOptions,
 } from '@modelcontextprotocol/client';
 export type { Protocol } from './protocols.ts';
-export type { Server, ServerCapabilities } from '@modelcontextprotocol/server';
-// The workbench's (src/server/), still on the SDK's v1 line.
-export type { McpServer, RegisteredTool, ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
-export type { ShapeOutput, ZodRawShapeCompat } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-export type { EventId, EventStore, StreamId } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-export type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-export type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+export type {
+  EventId, EventStore, McpServer, RegisteredTool, Server, ServerCapabilities, ServerContext, StreamId, ToolCallback,
+} from '@modelcontextprotocol/server';

@@ -1,14 +1,20 @@
-// Streamable HTTP on node:http. One McpServer per session over the workbench's shared state,
-// an in-memory event store per session so a cut stream can resume, the guard in front of
-// everything, and the hook that lets the dropReply fault cut a response mid-call.
+// Streamable HTTP on node:http, in both MCP eras on one /mcp endpoint (as the gateway does,
+// src/gateway/mcp/http.ts). The 2025 revisions: one McpServer per session over the workbench's
+// shared state, an in-memory event store per session so a cut stream can resume. The 2026-07-28
+// revision: no session, the SDK's per-request handler building a server for each request over
+// the same state. The guard is in front of everything, and the dropReply fault can cut a
+// response mid-call in either era. `protocol` serves one era only (`ladder serve --protocol`).
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isInitializeRequest, StreamableHTTPServerTransport } from '../mcp/server.ts';
+import type { Protocol } from '../mcp/protocols.ts';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '../mcp/server.ts';
+import type { McpHttpHandler } from '../mcp/server.ts';
 import type { RequestId } from '../mcp/types.ts';
 import { MemoryEventStore } from './eventStore.ts';
 import { checkBind, makeGuard } from './httpGuard.ts';
 import type { ToolExtra } from './tool.ts';
+import { served, webRequest } from './webHttp.ts';
 import type { Workbench } from './workbench.ts';
 
 /** The SDK transport's own default bound on a request body. */
@@ -27,6 +33,8 @@ export interface HttpServeOptions {
   allowRemote?: boolean;
   /** Keep an event store so cut streams can resume; default true. */
   resumable?: boolean;
+  /** `auto` (default) serves both eras; `legacy` the 2025 revisions only; `2026-07-28` that one only. */
+  protocol?: Protocol;
   log?: (line: string) => void;
 }
 
@@ -37,12 +45,12 @@ export interface HttpServing extends AsyncDisposable {
 }
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
   close(): Promise<void>;
 }
 
 export async function serveHttp(options: HttpServeOptions): Promise<HttpServing> {
-  const { workbench, host = '127.0.0.1', port = 0, token, allowRemote = false, resumable = true } = options;
+  const { workbench, host = '127.0.0.1', port = 0, token, allowRemote = false, resumable = true, protocol = 'auto' } = options;
   const log = options.log ?? workbench.state.log;
   checkBind(host, allowRemote, token);
   const sessions = new Map<string, Session>();
@@ -51,19 +59,21 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   const key = (sessionId: string | undefined, id: RequestId) => `${sessionId ?? ''}\u0000${String(id)}`;
 
   const dropReply = async (extra: ToolExtra): Promise<void> => {
-    const flight = inFlight.get(key(extra.sessionId, extra.requestId));
+    const flight = inFlight.get(key(extra.sessionId, extra.mcpReq.id));
     if (!flight || flight.res.destroyed) return;
     const closed = new Promise<void>((resolve) => flight.res.once('close', () => resolve()));
     // Cut a stream that has started, so the client sees a stream die, not a refused request.
     await Promise.race([flight.started, closed]);
     flight.res.destroy();
     await closed;
-    log(`http: cut the response to request ${String(extra.requestId)} (dropReply fault)`);
+    log(`http: cut the response to request ${String(extra.mcpReq.id)} (dropReply fault)`);
   };
+
+  const modern = protocol === 'legacy' ? undefined : modernHandler(workbench, dropReply);
 
   const openSession = async (): Promise<Session> => {
     const server = workbench.newServer({ dropReply });
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       ...(resumable ? { eventStore: new MemoryEventStore() } : {}),
       retryInterval: Math.max(10, Math.round(workbench.state.time.toReal(RETRY_AFTER_MS))),
@@ -92,10 +102,19 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       if (body === undefined) return;
       if (sessionId === undefined) {
         const initialize = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
-        if (!initialize) return reply(res, 400, 'Bad Request: no Mcp-Session-Id; start with an initialize request');
+        // 2026-07-28 only: the SDK's handler answers everything, refusing initialize with the revisions it serves.
+        if (protocol === '2026-07-28' && modern !== undefined) return answerModern(modern, req, res, body);
+        if (!initialize && modern !== undefined) {
+          const request = webRequest(req, res, body);
+          if (!(await isLegacyRequest(request, body))) return answerModern(modern, req, res, body);
+        }
+        if (!initialize) {
+          const also = modern === undefined ? '' : ', or with server/discover for the 2026-07-28 revision';
+          return reply(res, 400, `Bad Request: no Mcp-Session-Id; start with an initialize request${also}`);
+        }
         if (sessions.size >= MAX_SESSIONS) return reply(res, 503, `Too many sessions (${MAX_SESSIONS}); close some first`);
         const session = await openSession();
-        await session.transport.handleRequest(req, res, body);
+        served(res, await session.transport.handleRequest(webRequest(req, res, body), { parsedBody: body }));
         // An initialize the transport refused opened no session: release its server now.
         if (session.transport.sessionId === undefined) await session.close();
         return;
@@ -103,18 +122,24 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       const session = sessions.get(sessionId);
       if (!session) return reply(res, 404, 'Session not found', undefined, -32001);
       for (const message of Array.isArray(body) ? body : [body]) track(message, sessionId, res);
-      return session.transport.handleRequest(req, res, body);
+      return served(res, await session.transport.handleRequest(webRequest(req, res, body), { parsedBody: body }));
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (sessionId === undefined) return reply(res, 400, 'Bad Request: Mcp-Session-Id header is required');
       const session = sessions.get(sessionId);
       if (!session) return reply(res, 404, 'Session not found', undefined, -32001);
-      return session.transport.handleRequest(req, res);
+      return served(res, await session.transport.handleRequest(webRequest(req, res)));
     }
     return reply(res, 405, 'Method not allowed: use POST, GET or DELETE', { Allow: 'GET, POST, DELETE' });
   };
 
-  const track = (message: unknown, sessionId: string, res: ServerResponse): void => {
+  /** A 2026-07-28 request: no session, so its calls are tracked by id alone for dropReply. */
+  const answerModern = async (handler: McpHttpHandler, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    for (const message of Array.isArray(body) ? body : [body]) track(message, undefined, res);
+    served(res, await handler.fetch(webRequest(req, res, body), { parsedBody: body }));
+  };
+
+  const track = (message: unknown, sessionId: string | undefined, res: ServerResponse): void => {
     if (typeof message !== 'object' || message === null || !('method' in message) || !('id' in message)) return;
     const k = key(sessionId, (message as { id: RequestId }).id);
     inFlight.set(k, { res, started: streamStarted(res, resumable) });
@@ -147,12 +172,28 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     closing ??= (async () => {
       await Promise.allSettled([...sessions.values()].map((session) => session.close()));
       sessions.clear();
+      await modern?.close().catch(() => undefined);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     })();
     return closing;
   };
   return { url, port: bound, close, [Symbol.asyncDispose]: close };
+}
+
+/**
+ * The 2026-07-28 handler over the workbench: a server per request over the shared state (the
+ * SDK's factory), legacy requests not its to answer. A tool revealed later is announced to the
+ * open `subscriptions/listen` streams when the workbench announces it to 2025 sessions.
+ */
+function modernHandler(workbench: Workbench, dropReply: (extra: ToolExtra) => Promise<void>): McpHttpHandler {
+  const handler = createMcpHandler(() => workbench.newServer({ dropReply }), { legacy: 'reject' });
+  const { reveal, config } = workbench.state;
+  const unsubscribe = reveal.onReveal(() => {
+    if (config.reveal.announce) handler.notify.toolsChanged();
+  });
+  const close = handler.close;
+  return { ...handler, close: async () => { unsubscribe(); await close(); } };
 }
 
 /**

@@ -83,7 +83,7 @@ export function registerJobs(host: ToolHost): void {
         pollIntervalMs,
         minTimeoutMs: MIN_TIMEOUT_MS,
         clock: time.now,
-        sleep: (ms, signal) => time.sleep(ms, signal ? AbortSignal.any([signal, extra.signal]) : extra.signal),
+        sleep: (ms, signal) => time.sleep(ms, signal ? AbortSignal.any([signal, extra.mcpReq.signal]) : extra.mcpReq.signal),
         readList: () => boardRead(() => jobs.views(jobIds)),
         isDone: (list) => list.every((job) => job.status !== 'running'),
         readOutputs: (list) =>

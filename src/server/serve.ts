@@ -1,5 +1,6 @@
 // `ladder serve` without the argument parsing: build the workbench, serve it on the chosen
 // transport, and close it on SIGINT/SIGTERM or when a stdio client goes away.
+import type { Protocol } from '../mcp/protocols.ts';
 import { checkBind } from './httpGuard.ts';
 import type { WorkbenchOptions } from './options.ts';
 import { createWorkbench } from './workbench.ts';
@@ -12,6 +13,8 @@ export interface ServeOptions {
   token?: string | undefined;
   allowRemote?: boolean;
   resumable?: boolean;
+  /** The MCP eras served (`auto`: both; http.ts and stdio.ts say how each refuses the other). */
+  protocol?: Protocol;
   /** Where the HTTP URL is announced (one line); stdout by default, as stdio is not in use. */
   announce?: (url: string) => void;
   log?: (line: string) => void;
@@ -25,7 +28,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
   try {
     if (options.transport === 'stdio') {
       const { serveStdio } = await import('./stdio.ts');
-      const { done } = await serveStdio(workbench);
+      const { done } = await serveStdio(workbench, process.stdin, process.stdout, options.protocol);
       log(`ladder serve: workbench on stdio, workspace ${workbench.state.root}`);
       await Promise.race([done, stopSignal()]);
       return;
@@ -38,6 +41,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
       token: options.token,
       allowRemote: options.allowRemote ?? false,
       resumable: options.resumable ?? true,
+      protocol: options.protocol ?? 'auto',
       log,
     });
     (options.announce ?? ((url) => process.stdout.write(`${url}\n`)))(serving.url);

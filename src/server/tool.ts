@@ -2,7 +2,8 @@
 // injected latency and failures happen before the tool runs, a dropped reply after it has
 // done its work (the work stands, the caller's record of it is lost), and a ToolError
 // becomes an `isError` result carrying its message.
-import type { CallToolResult, McpServer, RegisteredTool, RequestHandlerExtra, ServerNotification, ServerRequest, ShapeOutput, ToolAnnotations, ToolCallback, ZodRawShapeCompat } from '../mcp/types.ts';
+import { z } from 'zod';
+import type { CallToolResult, McpServer, RegisteredTool, ServerContext, ToolAnnotations } from '../mcp/types.ts';
 import { transientError } from './faults.ts';
 import type { SessionHooks, WorkbenchState } from './state.ts';
 
@@ -11,7 +12,12 @@ export class ToolError extends Error {
   override name = 'ToolError';
 }
 
-export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** What a tool's handler is told of its request: its id, signal and session (the SDK's v2 context). */
+export type ToolExtra = ServerContext;
+
+/** A tool's input as zod fields, and what they parse to. */
+type Shape = Record<string, z.ZodType>;
+type ShapeOutput<S extends Shape> = z.infer<z.ZodObject<S>>;
 
 /** `_meta` key that declares a tool deterministic (README, "The reliability layer"). */
 export const DETERMINISTIC_META = { 'ladder/deterministic': true } as const;
@@ -28,10 +34,10 @@ export function failure(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-export interface ToolSpec<Shape extends ZodRawShapeCompat> {
+export interface ToolSpec<S extends Shape> {
   title: string;
   description: string;
-  inputSchema: Shape;
+  inputSchema: S;
   annotations: ToolAnnotations;
   _meta?: Record<string, unknown>;
 }
@@ -42,17 +48,17 @@ export interface ToolHost {
   hooks: SessionHooks;
 }
 
-export function addTool<Shape extends ZodRawShapeCompat>(
+export function addTool<S extends Shape>(
   host: ToolHost,
   name: string,
-  spec: ToolSpec<Shape>,
-  run: (args: ShapeOutput<Shape>, extra: ToolExtra) => CallToolResult | Promise<CallToolResult>,
+  spec: ToolSpec<S>,
+  run: (args: ShapeOutput<S>, extra: ToolExtra) => CallToolResult | Promise<CallToolResult>,
 ): RegisteredTool {
   const { state, hooks } = host;
-  const handler = async (args: ShapeOutput<Shape>, extra: ToolExtra): Promise<CallToolResult> => {
+  const handler = async (args: ShapeOutput<S>, extra: ToolExtra): Promise<CallToolResult> => {
     const index = state.faults.nextCall(name);
     const latency = state.faults.latencyMs(name);
-    if (latency > 0) await state.time.sleep(latency, extra.signal);
+    if (latency > 0) await state.time.sleep(latency, extra.mcpReq.signal);
     if (state.faults.fails(name, index)) return failure(transientError(name));
     let result: CallToolResult;
     try {
@@ -70,11 +76,12 @@ export function addTool<Shape extends ZodRawShapeCompat>(
     {
       title: spec.title,
       description: spec.description,
-      inputSchema: spec.inputSchema,
+      // The object schema the SDK's v2 line takes (a bare shape it would wrap the same way).
+      inputSchema: z.object(spec.inputSchema),
       annotations: spec.annotations,
       ...(spec._meta ? { _meta: spec._meta } : {}),
     },
-    // The SDK's callback type is conditional on Shape, which TypeScript cannot resolve here.
-    handler as ToolCallback<Shape>,
+    // The SDK parsed the arguments against that schema before calling.
+    (args: unknown, extra: ToolExtra) => handler(args as ShapeOutput<S>, extra),
   );
 }

@@ -149,7 +149,8 @@ describe('ladder gateway over stdio, in the era its client opens with', () => {
       expect((await lane.call('gw__old__echo', { n: 1 }, { round: 1 })).text).toBe('echo {"n":1}');
       expect((await lane.call('gw__old__fail', {}, { round: 2 })).outcome).toBe('failed');
     }
-  });
+    // Three gateway processes, each starting its upstream: seconds each on a loaded 2-core machine.
+  }, 60_000);
 
   it('takes initialize as the 2025 era and anything else as 2026-07-28, a line it cannot parse included', () => {
     expect(eraOf('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}')).toBe('legacy');

@@ -62,4 +62,17 @@ describe('the MCP SDK seam', () => {
       .flatMap((file) => file.imports.filter((name) => name.startsWith('..')).map((name) => `src/${file.name} imports ${name}`));
     expect(upward).toEqual([]);
   });
+
+  it("nothing in src/ is on the SDK's v1 line, and the package ships the v2 packages it imports", () => {
+    const v1 = files.flatMap((file) => file.imports.filter((name) => name.startsWith('@modelcontextprotocol/sdk')).map((name) => `src/${file.name} imports ${name}`));
+    expect(v1).toEqual([]);
+    const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as {
+      dependencies: Record<string, string>; devDependencies: Record<string, string>;
+    };
+    const imported = new Set(files.flatMap((file) => file.imports).filter((name) => name.startsWith('@modelcontextprotocol/')).map((name) => name.split('/').slice(0, 2).join('/')));
+    expect([...imported].sort()).toEqual(['@modelcontextprotocol/client', '@modelcontextprotocol/server']);
+    for (const name of imported) expect(manifest.dependencies[name], `${name} in dependencies`).toBe('2.4.0');
+    // The v1 line stays for the tests, as a real 2025 client and as the servers under test.
+    expect(manifest.dependencies['@modelcontextprotocol/sdk']).toBeUndefined();
+  });
 });

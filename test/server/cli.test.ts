@@ -6,12 +6,12 @@ import { bindMistake, serveCommand, type ServeArgs } from '../../src/cli/serve.t
 import { serveOptions, ServeUsageError } from '../../src/cli/serveOptions.ts';
 import { tempDir } from './helpers.ts';
 
-const base: ServeArgs = { workspace: 'ws', transport: 'stdio', host: '127.0.0.1', port: 0, allowRemote: false, resume: true };
+const base: ServeArgs = { workspace: 'ws', transport: 'stdio', host: '127.0.0.1', port: 0, allowRemote: false, resume: true, protocol: 'auto' };
 
 describe('serve flags', () => {
   it('map to workbench options with the defaults a user expects', () => {
     const options = serveOptions(base, {});
-    expect(options).toMatchObject({ transport: 'stdio', host: '127.0.0.1', port: 0, allowRemote: false, resumable: true });
+    expect(options).toMatchObject({ transport: 'stdio', host: '127.0.0.1', port: 0, allowRemote: false, resumable: true, protocol: 'auto' });
     expect(options.token).toBeUndefined();
     expect(options.workbench.workspace).toBe('ws');
     expect(options.workbench.faults).toMatchObject({ deadUpstream: false, errorRate: {}, listing: { failFirst: 0, stallMs: 0 } });

@@ -6,12 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import type { Server } from '../../mcp/types.ts';
 import { isInitializeRequest, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '../../mcp/server.ts';
 import type { McpHttpHandler } from '../../mcp/server.ts';
 import { header, readJson, reply } from '../../server/http.ts';
 import { checkBind, makeGuard } from '../../server/httpGuard.ts';
+import { served, webRequest } from '../../server/webHttp.ts';
 
 /** Sessions alive at once: a run's agent opens one per process; more is a client leaking them. */
 const MAX_SESSIONS = 64;
@@ -61,36 +61,6 @@ interface Session {
   open: number;
   /** Ends the session when it fires: armed while nothing is open. */
   idle?: NodeJS.Timeout;
-}
-
-/**
- * The request as the SDK's web-standard transports take it: a POST's body was read already, and
- * is passed parsed beside it. The request's signal aborts when its client goes away, as the
- * SDK's own Node adapter does, so a GET stream whose client left is closed.
- */
-function webRequest(req: IncomingMessage, res: ServerResponse, body?: unknown): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
-  }
-  const gone = new AbortController();
-  res.once('close', () => gone.abort());
-  const method = req.method ?? 'POST';
-  return new Request(`http://gateway${req.url ?? '/mcp'}`, {
-    method, headers, signal: gone.signal, ...(method === 'POST' ? { body: JSON.stringify(body) } : {}),
-  });
-}
-
-/** Writes a web-standard response (JSON, or an SSE stream) to the Node one. */
-async function served(res: ServerResponse, response: Response): Promise<void> {
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (response.body === null) {
-    res.end();
-    return;
-  }
-  const stream = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
-  res.once('close', () => stream.destroy());
-  stream.on('error', () => res.destroy()).pipe(res);
 }
 
 export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<GatewayHttp> {

@@ -1,0 +1,40 @@
+// node:http in front of the MCP SDK's web-standard transports (its v2 line serves Request and
+// Response): the workbench (http.ts) and the gateway (src/gateway/mcp/http.ts) read and guard
+// the Node request themselves, then hand it on here and write back what the SDK answers.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+
+/**
+ * The request as the SDK's web-standard transports take it: a POST's body was read already, and
+ * is passed parsed beside it. The request's signal aborts when its client goes away, as the
+ * SDK's own Node adapter does, so a GET stream whose client left is closed.
+ */
+export function webRequest(req: IncomingMessage, res: ServerResponse, body?: unknown): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
+  }
+  const gone = new AbortController();
+  res.once('close', () => gone.abort());
+  const method = req.method ?? 'POST';
+  return new Request(`http://mcp${req.url ?? '/mcp'}`, {
+    method, headers, signal: gone.signal, ...(method === 'POST' ? { body: JSON.stringify(body) } : {}),
+  });
+}
+
+/**
+ * Writes a web-standard response (JSON, or an SSE stream) to the Node one. The headers go out at
+ * once, as the SDK's Node transport sent them, so a client (and the workbench's dropReply fault)
+ * sees a stream open before its first event.
+ */
+export function served(res: ServerResponse, response: Response): void {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  const stream = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
+  res.once('close', () => stream.destroy());
+  stream.on('error', () => res.destroy()).pipe(res);
+}
