@@ -29,18 +29,8 @@ export interface ToolUse {
   missed: number;
 }
 
-interface Acc {
-  server: string;
-  calls: number;
-  ok: number;
-  failed: number;
-  timeout: number;
-  rejected: number;
-  harness: number;
-  ms: number[];
-  chosenWrongly: number;
-  missed: number;
-}
+/** A row being summed: the latency's samples kept until the end. */
+type Acc = Omit<ToolUse, 'tool' | 'latencyMs'> & { ms: number[] };
 
 const serverOf = (tool: string): string => tool.split('__')[0] ?? '';
 
