@@ -32,7 +32,7 @@ export interface ToolUse {
 /** A row being summed: the latency's samples kept until the end. */
 type Acc = Omit<ToolUse, 'tool' | 'latencyMs'> & { ms: number[] };
 
-const serverOf = (tool: string): string => tool.split('__')[0] ?? '';
+const serverOf = (tool: string): string => tool.split('__')[0]!;
 
 /** One row per tool called or referenced, by name. */
 export function toolUse(runs: readonly StepRun[]): ToolUse[] {
@@ -58,7 +58,8 @@ export function toolUse(runs: readonly StepRun[]): ToolUse[] {
     }
     if (run.reference === undefined || run.reason === 'errored') continue;
     const wanted = new Set(run.reference);
-    const called = new Set(run.tools.filter((t) => t.calls > 0).map((t) => t.tool));
+    // A tally exists only for a tool called at least once (passes.ts).
+    const called = new Set(run.tools.map((t) => t.tool));
     // Every tool called has its row from the loop above.
     for (const tool of called) if (!wanted.has(tool)) byTool.get(tool)!.chosenWrongly += 1;
     for (const tool of wanted) if (!called.has(tool)) acc(tool, serverOf(tool)).missed += 1;

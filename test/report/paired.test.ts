@@ -340,5 +340,8 @@ describe('tool selection against the reference', () => {
   it('sums extra calls over the steps of a pass', () => {
     const pass = (extra: number) => passRecord(0, [stepRun(0, scored([], times(extra, 'a__x'))), stepRun(1, scored(['a__x'], ['a__x', 'a__x']))]);
     expect(count([pass(2)], [pass(0)], 'extra_calls')).toMatchObject({ pairs: 1, a: { total: 3 }, b: { total: 1 } });
+    // One step of a pass without the reference leaves the pass out, though the other has it.
+    const half = passRecord(0, [stepRun(0, scored([], ['a__x'])), stepRun(1)]);
+    expect(count([half], [pass(0)], 'extra_calls')).toMatchObject({ pairs: 0, excluded: 1 });
   });
 });
