@@ -12,6 +12,7 @@ import { doctorCommand } from './doctor.ts';
 import { reportMistakes, runProgram } from './errors.ts';
 import { exportCommand } from './export.ts';
 import { gatewayCommand } from './gateway.ts';
+import { judgeCommand } from './judge.ts';
 import { mergeCommand } from './merge.ts';
 import { probeCommand } from './probe.ts';
 import { reportCommand } from './report.ts';
@@ -31,6 +32,7 @@ const program = yargs(args)
   .command(reportCommand)
   .command(showCommand)
   .command(rescoreCommand)
+  .command(judgeCommand)
   .command(exportCommand)
   .command(doctorCommand)
   .command(agentsCommand)

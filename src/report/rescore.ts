@@ -12,6 +12,10 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { JUDGEMENTS, openJudge } from '../judge/judge.ts';
+import type { JudgeFn } from '../judge/judge.ts';
+import { createModel } from '../models/index.ts';
+import type { AdapterOptions } from '../models/index.ts';
 import { describeCheck } from '../rungs/checks.ts';
 import { loadRung, RungError } from '../rungs/load.ts';
 import type { LoadedRung } from '../rungs/load.ts';
@@ -36,6 +40,13 @@ export interface RescoreOptions {
   /** Rung files, folders or names to judge with (default: the files the manifest names). */
   rungs?: readonly string[];
   cwd: string;
+  /**
+   * `--judge-model`: the model that answers judge checks the run kept no verdict for (and those
+   * that name none); without it only the run's kept verdicts answer, and no model is asked.
+   */
+  judgeModel?: string;
+  /** Seams for the judge model's adapter (endpoint, key, environment). */
+  judgeWorld?: AdapterOptions;
 }
 
 export interface StepRunId {
@@ -82,7 +93,7 @@ export interface RescoreResult {
 }
 
 /** What the rung files are now, by rung name: the manifest's files, or those given. */
-async function currentRungs(run: LoadedRun, options: RescoreOptions): Promise<Map<string, LoadedRung>> {
+export async function currentRungs(run: LoadedRun, options: Pick<RescoreOptions, 'rungs' | 'cwd'>): Promise<Map<string, LoadedRung>> {
   const files = options.rungs !== undefined && options.rungs.length > 0
     ? findRungFiles(options.rungs, options.cwd)
     : run.manifest.rungs.map((r) => {
@@ -112,7 +123,14 @@ const MAX_PROBLEMS = 10; // as for traces: enough to find the cause
 export async function rescoreRun(dir: string, options: RescoreOptions): Promise<RescoreResult> {
   const recorded = await loadRun(dir);
   const rungs = await currentRungs(recorded, options);
-  const rescorer = new Rescorer(dir, recorded, await mkdtemp(join(tmpdir(), 'ladder-rescore-')));
+  const model = recorded.manifest.model;
+  const judge = await openJudge({
+    file: join(dir, JUDGEMENTS),
+    ...(options.judgeModel !== undefined
+      ? { defaultModel: options.judgeModel, adapter: (spec: string) => createModel(spec, options.judgeWorld ?? {}) }
+      : { offline: 'rescore asks a model only with --judge-model', ...(model.synthetic ? {} : { defaultModel: model.spec }) }),
+  });
+  const rescorer = new Rescorer(dir, recorded, await mkdtemp(join(tmpdir(), 'ladder-rescore-')), judge);
   try {
     for (const name of rungs.keys()) {
       if (!recorded.manifest.rungs.some((r) => r.name === name)) rescorer.report.rungNotes.push(`${name}: not a rung of this run; its file is not used`);
@@ -131,7 +149,7 @@ class Rescorer {
   readonly #oneshot: boolean;
   readonly #noSnapshot: string;
 
-  constructor(readonly dir: string, readonly run: LoadedRun, readonly scratch: string) {
+  constructor(readonly dir: string, readonly run: LoadedRun, readonly scratch: string, readonly judge?: JudgeFn) {
     this.#oneshot = run.manifest.options.mode === 'oneshot';
     this.#noSnapshot = run.manifest.options.keepWorkspaces === true
       ? 'its workspace snapshot is not in the results folder'
@@ -185,6 +203,7 @@ class Rescorer {
         ? 'the run was redacted (--redact content), so its traces hold no call arguments'
         : 'trace format 1 holds no call arguments',
       oneshot: this.#oneshot,
+      ...(this.judge === undefined ? {} : { judge: this.judge }), at: id,
     };
     const outcomes = await judgeChecks(loaded.rung.steps[step.step]!.checks, input);
     if (typeof unpacked === 'object') await rm(join(unpacked.workspace, '..'), { recursive: true, force: true });

@@ -5,6 +5,7 @@
 import { normalize, sep } from 'node:path';
 import { answerCheckOf, describeCheck, runChecks } from '../rungs/checks.ts';
 import type { CheckResult, StepRecord } from '../rungs/checks.ts';
+import type { JudgeFn } from '../judge/judge.ts';
 import type { Check, Rung } from '../rungs/schema.ts';
 import type { UnpackedSnapshot } from '../runner/snapshot.ts';
 import type { StepRun } from './passes.ts';
@@ -31,6 +32,10 @@ export interface StepInput {
   /** Why calledWith checks cannot be judged, when the trace holds no call arguments. */
   noArgs: string;
   oneshot: boolean;
+  /** What answers judge checks: the run's kept verdicts, and a model when one was given. */
+  judge?: JudgeFn;
+  /** The step-run, kept with a verdict bought for it. */
+  at?: { rung: string; arm: string; pass: number; step: number };
 }
 
 export type Decision = { passed: boolean; failed: CheckResult[]; why: string } | { unknown: string[] };
@@ -49,7 +54,15 @@ async function judgeCheck(check: Check, input: StepInput): Promise<CheckResult |
     answer: evidence.answer ?? '', calls: evidence.calls, rounds: evidence.rounds, toolsOfferedPerRound: evidence.toolsOfferedPerRound,
     serversConfigured: evidence.serversConfigured, workspace: '',
   };
-  if ('answer' in check && evidence.answer === undefined) return { unknown: input.noText };
+  if (('answer' in check || 'judge' in check) && evidence.answer === undefined) return { unknown: input.noText };
+  if ('judge' in check) {
+    // The prompt as the run gave it to the judge: the rung's (a rescore with a changed prompt is new content).
+    record.prompt = input.rung.steps[input.step.step]!.prompt;
+    if (input.judge !== undefined) record.judge = input.judge;
+    if (input.at !== undefined) record.at = input.at;
+    const result = (await runChecks([check], record))[0]!;
+    return result.unjudged === true ? { unknown: result.why!.replace(/^not judged: /, '') } : result;
+  }
   // Without arguments a calledWith is still decided when its tool was never called.
   if ('calledWith' in check && !evidence.callArgs && evidence.calls.some((c) => c.tool === check.calledWith.tool)) return { unknown: input.noArgs };
   // As in a run: a rung without a workbench has no database, and its sql checks fail saying so.

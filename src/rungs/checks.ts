@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import type Database from 'better-sqlite3';
+import type { JudgedAt, JudgeFn } from '../judge/judge.ts';
 import { calledWithWhy, sequenceWhy } from './callChecks.ts';
 import type { Check } from './schema.ts';
 
@@ -33,6 +34,12 @@ export interface StepRecord {
   workspace: string;
   /** The workbench database, when the rung has one. */
   databasePath?: string;
+  /** The step's prompt, for a judge check ('' or absent when not known). */
+  prompt?: string;
+  /** What answers judge checks; without it they fail saying there is no judge. */
+  judge?: JudgeFn;
+  /** Which step-run this is, kept with a verdict bought for it. */
+  at?: JudgedAt;
 }
 
 export interface CheckResult {
@@ -40,6 +47,10 @@ export interface CheckResult {
   passed: boolean;
   /** Why it failed; absent when it passed. */
   why?: string;
+  /** A judge check's verdict: the model that gave it (every judged verdict is labelled so). */
+  judgedBy?: string;
+  /** A judge check no judge answered (`why` says why): a rescore leaves it undecided. */
+  unjudged?: true;
 }
 
 export async function runChecks(checks: readonly Check[], step: StepRecord): Promise<CheckResult[]> {
@@ -113,6 +124,16 @@ async function runCheck(check: Check, step: StepRecord): Promise<CheckResult> {
   if ('maxCalls' in check) {
     const made = step.calls.length;
     return made <= check.maxCalls ? pass : fail(`${made} tool call(s) were made (at most ${check.maxCalls})`);
+  }
+  if ('judge' in check) {
+    if (step.judge === undefined) return { ...fail('not judged: judge checks are answered by a model, and none was given here'), unjudged: true };
+    const verdict = await step.judge({
+      rubric: check.judge.rubric, ...(check.judge.model === undefined ? {} : { model: check.judge.model }),
+      step: { prompt: step.prompt ?? '', calls: step.calls, answer: step.answer }, ...(step.at === undefined ? {} : { at: step.at }),
+    });
+    if ('unknown' in verdict) return { ...fail(`not judged: ${verdict.unknown}`), unjudged: true };
+    const judged = { judgedBy: verdict.model };
+    return verdict.passed ? { ...pass, ...judged } : { ...fail(`judged by ${verdict.model}: ${verdict.why}`), ...judged };
   }
   if ('maxRounds' in check) {
     return step.rounds <= check.maxRounds ? pass : fail(`${step.rounds} model request(s) were made (at most ${check.maxRounds})`);

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { ArmError, formatArm, parseArm } from '../lane/arm.ts';
 import { PROTOCOL_CHOICES, PROTOCOLS } from '../mcp/protocols.ts';
-import { SYNTHETIC_POLICIES } from '../models/spec.ts';
+import { ModelSpecError, parseModelSpec, SYNTHETIC_POLICIES } from '../models/spec.ts';
 import { badPatterns } from './callChecks.ts';
 
 const positiveInt = z.number({ error: 'expected a positive integer' }).int('expected a positive integer').positive('expected a positive integer');
@@ -87,6 +87,16 @@ const expectedArgs = z.record(z.string(), z.unknown()).default({}).superRefine((
 /** A sequence of one tool is `called`; a sequence needs two. */
 const toolSequence = z.array(toolName).min(2, 'expected at least two tools (one is a called check)');
 
+/** A judge is a real model: a synthetic agent follows a script and has no opinion to give. */
+const judgeModel = z.string().superRefine((text, ctx) => {
+  try {
+    if (parseModelSpec(text).provider === 'synthetic') ctx.addIssue({ code: 'custom', message: 'a synthetic agent cannot judge; name a real model, e.g. openai:gpt-5-mini' });
+  } catch (error) {
+    if (!(error instanceof ModelSpecError)) throw error;
+    ctx.addIssue({ code: 'custom', message: error.message });
+  }
+});
+
 const check = z.union(
   [
     z.strictObject({ file: z.strictObject({ path: z.string().min(1), exists: z.boolean().default(true), matches: z.string().optional() }) }),
@@ -122,9 +132,16 @@ const check = z.union(
     z.strictObject({ maxCalls: z.number({ error: 'expected a whole number' }).int('expected a whole number').nonnegative('expected a whole number') }),
     /** Model requests in the step. */
     z.strictObject({ maxRounds: positiveInt }),
+    /** A model's verdict on the step against a rubric (src/judge/); the run's model by default. */
+    z.strictObject({
+      judge: z.strictObject({
+        rubric: z.string().trim().min(1, 'expected the rubric: what the step must have done to pass'),
+        model: judgeModel.optional(),
+      }),
+    }),
   ],
   {
-    error: 'expected one of file, sql, called, succeeded, notCalled, answer, maxRepeats, noZeroToolRounds, calledWith, sequence, maxCalls, maxRounds',
+    error: 'expected one of file, sql, called, succeeded, notCalled, answer, maxRepeats, noZeroToolRounds, calledWith, sequence, maxCalls, maxRounds, judge',
   },
 );
 

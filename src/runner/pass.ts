@@ -8,6 +8,7 @@ import { runStep } from '../agent/index.ts';
 import type { StepResult, StepSpec, ToolLane } from '../agent/index.ts';
 import { ARM_ON, Lane, LaneConfigError, parseArm, stepValue } from '../lane/index.ts';
 import type { Arm, CallResult } from '../lane/index.ts';
+import type { JudgeFn } from '../judge/judge.ts';
 import type { ChatMessage } from '../models/index.ts';
 import { answerCheckOf, runChecks } from '../rungs/checks.ts';
 import type { Rung, RungStep } from '../rungs/schema.ts';
@@ -44,6 +45,8 @@ export interface PassInput {
   onCall?: (name: string, result: CallResult) => void;
   /** `--keep-workspaces`: the folder where each step's workspace snapshot goes (replaced). */
   snapshots?: string;
+  /** What answers the rung's judge checks (the run's judgements); without it they fail saying so. */
+  judge?: JudgeFn;
 }
 
 export interface StepOutcome {
@@ -51,7 +54,7 @@ export interface StepOutcome {
   passed: boolean;
   reason: StepResult['reason'];
   /** Every check with its result, in the rung's order. */
-  checks: { check: string; passed: boolean; why?: string }[];
+  checks: { check: string; passed: boolean; why?: string; judgedBy?: string }[];
   /** An errored step (a provider that kept failing): its one line, and the cause in a few words. */
   error?: { line: string; cause: string };
 }
@@ -143,12 +146,15 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
       rounds: result.rounds, toolsOfferedPerRound: result.toolsOfferedPerRound,
       serversConfigured: Object.keys(rung.servers).length, workspace: folder.workspace,
       databasePath: databasePath(rung, folder.workspace),
+      prompt: step.prompt, ...(input.judge === undefined ? {} : { judge: input.judge }),
+      at: { rung: id.rung, arm: id.arm, pass: id.pass, step: index },
     });
     const passed = stepPassed(result, checks);
     emit({
       type: 'step.end', step: index, passed, reason: result.reason,
       // A check says why exactly when it failed.
       failedChecks: checks.flatMap((c) => (c.why === undefined ? [] : [{ check: c.check, why: c.why }])),
+      ...judgedOf(checks),
       rounds: result.rounds, calls: result.calls.length, ms: Math.round(result.ms),
       ...(result.answeredAt === undefined ? {} : { answeredAt: Math.round(result.answeredAt * 1000) / 1000 }),
       error: result.error,
@@ -198,6 +204,12 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
     }
   }
   return end({ passed: steps.every((s) => s.passed), interrupted: false, steps });
+}
+
+/** The step's judged verdicts for its step.end; nothing when it has no judge check. */
+function judgedOf(checks: StepOutcome['checks']): { judged?: { check: string; passed: boolean; model: string }[] } {
+  const judged = checks.flatMap((c) => (c.judgedBy === undefined ? [] : [{ check: c.check, passed: c.passed, model: c.judgedBy }]));
+  return judged.length === 0 ? {} : { judged };
 }
 
 function emitStart(emit: Emit, spec: StepSpec, reference: string[]): void {

@@ -4,12 +4,14 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ArmError } from '../lane/index.ts';
-import { flagProblems, flagsFromSettings, ModelConfigError, ModelSpecError, parseModelSpec, parseThinking } from '../models/index.ts';
+import { createModel, flagProblems, flagsFromSettings, ModelConfigError, ModelSpecError, parseModelSpec, parseThinking } from '../models/index.ts';
 import type { AdapterOptions, ModelFlags, ModelSettings } from '../models/index.ts';
 import { AimdLimiter } from '../models/pace.ts';
 import { loadPrices, PriceFileError, priceOf } from '../models/prices.ts';
 import type { Pricing } from '../models/prices.ts';
 import type { LoadedRung } from '../rungs/load.ts';
+import type { JudgeOptions } from '../judge/judge.ts';
+import { namedJudgeModels, runJudgeOptions } from '../judge/runJudge.ts';
 import { agentFactory, modelSettings } from './agents.ts';
 import type { AgentFactory } from './agents.ts';
 import type { AgentFile } from '../agents/index.ts';
@@ -98,6 +100,8 @@ export interface PreparedRun {
   maxCost?: number;
   /** `--agent`: which agent, which version, from where (and a version other than the pinned one), for the run's start. */
   agentLine?: string;
+  /** What answers the rungs' judge checks (src/judge/runJudge.ts). */
+  judge: JudgeOptions;
 }
 
 function positiveInt(flag: string, value: number | undefined, problems: string[]): void {
@@ -238,8 +242,23 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
   } else if (existsSync(out)) {
     throw new InputError([`${request.out ?? out} already exists; continue it with --resume, or choose another --out`]);
   }
+  // A judge model a rung names is made now: a missing key is said before the run starts, not as a failed check in every pass.
+  if (recording === undefined) {
+    for (const { spec, where } of namedJudgeModels(rungs)) {
+      try {
+        createModel(spec, world.adapter ?? {});
+      } catch (error) {
+        if (error instanceof ModelConfigError || error instanceof ModelSpecError) throw new InputError([`${where}: ${error.message}`]);
+        throw error;
+      }
+    }
+  }
+  const judge = runJudgeOptions(out, {
+    spec: choice.spec, synthetic: choice.synthetic, flags, world: world.adapter ?? {}, ...(pace === undefined ? {} : { pace }),
+    ...(recording === undefined ? {} : { replayDir: recording.dir }),
+  });
   return {
-    out, manifest, rungs, choice, agent, resume: previous !== undefined,
+    out, manifest, rungs, choice, agent, resume: previous !== undefined, judge,
     timeFactorOf: (loaded) => timeFactor ?? loaded.rung.timeFactor,
     secrets: credentialsIn(world.env),
     // A replay calls no provider, so there is nothing to reach.

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { AimdState } from '../models/pace.ts';
 import { TraceWriter } from '../trace/index.ts';
+import { openJudge } from '../judge/judge.ts';
 import { CostLimit } from './costLimit.ts';
 import type { CostStop, PassCostOf } from './costLimit.ts';
 import { writeManifest } from './manifest.ts';
@@ -83,6 +84,7 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
   const started = performance.now();
   await mkdir(out, { recursive: true });
   await writeManifest(out, { ...manifest, status: 'running' });
+  const judge = await openJudge(prepared.judge);
   using runLog = TraceWriter.open(join(out, RUN_LOG), { startedAt: started });
   runLog.emit({
     type: 'run.start', runId: manifest.runId, time: new Date().toISOString(), ladderVersion: manifest.ladderVersion,
@@ -181,6 +183,7 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
           mode: manifest.options.mode, tempRoot, signal: pass.signal,
           content: manifest.options.content ?? 'full', secrets: prepared.secrets,
           ...(manifest.options.keepWorkspaces === true ? { snapshots: workspacesPath(out, id) } : {}),
+          judge,
         });
         // A pass that ends as Ctrl-C lands may have seen its servers die of the same signal
         // (a terminal sends it to the whole process group): it is made again, not kept.

@@ -111,6 +111,9 @@ export async function validateRung(loaded: LoadedRung, options: ValidateOptions 
       step.checks.forEach((result, c) => {
         if (result.passed || saidAt.has(`${step.step}:${c}`)) return;
         const kind = checks[c] === undefined ? '' : kindOf(checks[c]);
+        // A judge is a model, and validate asks none: a judge check is neither proven solvable nor
+        // able to fail here. `ladder judge agreement` is what says whether to trust it.
+        if (kind === 'judge') return;
         if ((COUNT_CHECKS as readonly string[]).includes(kind)) {
           problems.push(`${at(['steps', step.step, 'checks', c, kind])}: too tight: the reference solution of step ${step.step} fails it: ${result.why}`);
         } else {

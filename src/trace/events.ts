@@ -35,6 +35,7 @@ export type ToolCallEvent = Shape<'tool.call'>;
 export type ElicitationEvent = Shape<'elicitation'>;
 export type StepEnd = Shape<'step.end'>;
 export type FailedCheck = StepEnd['failedChecks'][number];
+export type JudgedCheck = NonNullable<StepEnd['judged']>[number];
 export type PassEnd = Shape<'pass.end'>;
 export type RunEnd = Shape<'run.end'>;
 

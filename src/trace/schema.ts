@@ -339,6 +339,8 @@ export const stepEndShape = z.object({
   passed: z.boolean(),
   reason: z.enum(STEP_END_REASONS),
   failedChecks: z.array(failedCheckShape),
+  /** Every judge check's verdict, passed ones too, with the model that gave it: a judged verdict is never shown as a computed one. */
+  judged: z.array(z.object({ check: text, passed: z.boolean(), model: text })).optional(),
   rounds: count,
   calls: count,
   ms,

@@ -127,6 +127,11 @@ export class FakeProvider {
     return this;
   }
 
+  /** Drops the replies not yet served (more were queued than a test's requests used). */
+  dropReplies(): void {
+    this.queue.length = 0;
+  }
+
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));

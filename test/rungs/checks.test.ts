@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerCheckOf, describeCheck, mostRepeated, runChecks, type StepRecord } from '../../src/rungs/checks.ts';
 import type { Check } from '../../src/rungs/schema.ts';
+import type { JudgeFn } from '../../src/judge/judge.ts';
 
 let workspace: string;
 let databasePath: string;
@@ -224,5 +225,47 @@ describe('answerCheckOf', () => {
     expect(check('It is 8080.')).toBe(false);
     expect(check('The port is unknown.')).toBe(false);
     expect(check('')).toBe(false);
+  });
+});
+
+describe('judge checks', () => {
+  const check: Check = { judge: { rubric: 'The answer gives the port.' } };
+  const calls = [{ tool: 'fs__read', key: 'k', args: { path: 'conf/app.yaml' }, outcome: 'ok' }];
+
+  it('asks the judge with the rubric, the check\'s model, the step and where it is, and labels the verdict with the model', async () => {
+    const asked: unknown[] = [];
+    const judge: JudgeFn = async (ask) => {
+      asked.push(ask);
+      return { passed: true, why: 'It gives 8080.', model: 'openai:j', cached: false };
+    };
+    const at = { rung: 'r', arm: 'on', pass: 1, step: 0 };
+    const named: Check = { judge: { rubric: 'The answer gives the port.', model: 'openai:j' } };
+    expect(await one(named, step({ calls, prompt: 'Which port?', judge, at }))).toStrictEqual({
+      check: 'judge {"rubric":"The answer gives the port.","model":"openai:j"}', passed: true, judgedBy: 'openai:j',
+    });
+    expect(asked).toStrictEqual([{
+      rubric: 'The answer gives the port.', model: 'openai:j', step: { prompt: 'Which port?', calls, answer: 'The port is 8080.' }, at,
+    }]);
+    // Without a model of its own, none is named (the judge's default answers); without a prompt, ''.
+    await one(check, step({ judge }));
+    expect(asked[1]).toStrictEqual({ rubric: 'The answer gives the port.', step: { prompt: '', calls: [], answer: 'The port is 8080.' } });
+  });
+
+  it('fails with the judge\'s why, saying who judged', async () => {
+    const judge: JudgeFn = async () => ({ passed: false, why: 'No port is given.', model: 'openai:j', cached: true });
+    expect(await one(check, step({ judge }))).toStrictEqual({
+      check: 'judge {"rubric":"The answer gives the port."}', passed: false, why: 'judged by openai:j: No port is given.', judgedBy: 'openai:j',
+    });
+  });
+
+  it('fails, marked unjudged, when there is no judge or it gives no verdict', async () => {
+    expect(await one(check, step())).toStrictEqual({
+      check: 'judge {"rubric":"The answer gives the port."}', passed: false, unjudged: true,
+      why: 'not judged: judge checks are answered by a model, and none was given here',
+    });
+    const judge: JudgeFn = async () => ({ unknown: 'the judge model openai:j failed: 503' });
+    expect(await one(check, step({ judge }))).toStrictEqual({
+      check: 'judge {"rubric":"The answer gives the port."}', passed: false, unjudged: true, why: 'not judged: the judge model openai:j failed: 503',
+    });
   });
 });

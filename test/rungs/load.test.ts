@@ -213,7 +213,32 @@ describe('the checks on how a step was done', () => {
       'rungs/x.yaml:17 steps[0].checks[6].maxCalls: expected a whole number',
       'rungs/x.yaml:18 steps[0].checks[7].maxRounds: expected a positive integer',
       'rungs/x.yaml:19 steps[0].checks[8]: expected one of file, sql, called, succeeded, notCalled, answer, maxRepeats, noZeroToolRounds, ' +
-        'calledWith, sequence, maxCalls, maxRounds',
+        'calledWith, sequence, maxCalls, maxRounds, judge',
+    ]);
+  });
+
+  it('takes a judge check with its rubric, and a real model when one is named', () => {
+    const rung = parseRung('rungs/x.yaml', withCheck(
+      "judge: { rubric: 'The answer names the lamp.' }",
+      "judge: { rubric: 'The answer names the lamp.', model: 'anthropic:claude-haiku-4-5' }",
+    ));
+    expect(rung.steps[0]!.checks).toEqual([
+      { judge: { rubric: 'The answer names the lamp.' } },
+      { judge: { rubric: 'The answer names the lamp.', model: 'anthropic:claude-haiku-4-5' } },
+    ]);
+  });
+
+  it('refuses a judge without a rubric, with a synthetic or unreadable model, or with a field it does not know', () => {
+    expect(problemsOf(withCheck(
+      "judge: { rubric: '  ' }",
+      "judge: { rubric: r, model: 'synthetic:reference' }",
+      "judge: { rubric: r, model: 'gpt-5' }",
+      'judge: { rubric: r, verdict: pass }',
+    ))).toEqual([
+      'rungs/x.yaml:11 steps[0].checks[0].judge.rubric: expected the rubric: what the step must have done to pass',
+      'rungs/x.yaml:12 steps[0].checks[1].judge.model: a synthetic agent cannot judge; name a real model, e.g. openai:gpt-5-mini',
+      expect.stringMatching(/^rungs\/x\.yaml:13 steps\[0\]\.checks\[2\]\.judge\.model: model spec "gpt-5": no provider; use /),
+      'rungs/x.yaml:14 steps[0].checks[3].judge.verdict: unknown field',
     ]);
   });
 });

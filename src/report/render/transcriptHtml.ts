@@ -60,6 +60,7 @@ function step(s: StepView): string {
     ...s.rounds.map(round),
     `<div class="${s.tone}">Ended: ${esc(s.end)}</div>`,
     s.failedChecks.length === 0 ? '' : `<ul>${s.failedChecks.map((c) => `<li class="bad">✗ ${esc(c.check)}: ${esc(c.why)}</li>`).join('')}</ul>`,
+    s.judgedPassed.length === 0 ? '' : `<ul>${s.judgedPassed.map((c) => `<li class="good">✓ ${esc(c.check)}: judged by ${esc(c.model)}</li>`).join('')}</ul>`,
   ].join('\n');
 }
 

@@ -60,6 +60,7 @@ function stepLines(s: StepView, paint: Paint): string[] {
     ...s.rounds.flatMap((r) => roundLines(r, paint)),
     `  ${paint(s.tone, `Ended: ${s.end}`)}`,
     ...s.failedChecks.map((c) => `  ${paint('bad', `✗ ${c.check}: ${c.why}`)}`),
+    ...s.judgedPassed.map((c) => `  ${paint('good', `✓ ${c.check}: judged by ${c.model}`)}`),
   ];
 }
 

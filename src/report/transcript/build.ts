@@ -6,7 +6,7 @@
 // The builder takes any sequence of well-formed events without throwing: a reader has already
 // left damaged passes out, but a transcript is also what someone reads to find out what went
 // wrong, so an event in an unexpected place lands in the nearest step and round instead.
-import type { ContentLevel, FailedCheck, Outcome, StepEndReason, TraceEvent } from '../../trace/index.ts';
+import type { ContentLevel, FailedCheck, JudgedCheck, Outcome, StepEndReason, TraceEvent } from '../../trace/index.ts';
 
 /** Text the trace recorded; when it kept none, its size (and hash) if known. */
 export interface Recorded {
@@ -83,7 +83,7 @@ export interface StepRecord {
   rounds: RoundRecord[];
   /** Servers' requests for input during the step, and how each was answered (`elicitation` events); absent: none. */
   asked?: { server: string; message: string; action: string; declared: boolean; content: Record<string, unknown> | undefined }[];
-  end: { passed: boolean; reason: StepEndReason; failedChecks: FailedCheck[]; rounds: number; calls: number; ms: number; error: string | undefined } | undefined;
+  end: { passed: boolean; reason: StepEndReason; failedChecks: FailedCheck[]; judged: JudgedCheck[]; rounds: number; calls: number; ms: number; error: string | undefined } | undefined;
 }
 
 export interface PassTranscript {
@@ -154,7 +154,7 @@ export class TranscriptBuilder {
         return;
       case 'step.end':
         this.#step(e.step).end = {
-          passed: e.passed, reason: e.reason, failedChecks: e.failedChecks, rounds: e.rounds, calls: e.calls, ms: e.ms, error: e.error,
+          passed: e.passed, reason: e.reason, failedChecks: e.failedChecks, judged: e.judged ?? [], rounds: e.rounds, calls: e.calls, ms: e.ms, error: e.error,
         };
         return;
       case 'pass.end':

@@ -58,6 +58,8 @@ export interface StepView {
   rounds: RoundView[];
   end: string;
   failedChecks: { check: string; why: string }[];
+  /** Judge checks that passed, with the model that passed them (a failed one is among failedChecks, saying who judged). */
+  judgedPassed: { check: string; model: string }[];
 }
 
 export type PassStatus = 'passed' | 'failed' | 'errored' | 'unfinished';
@@ -336,6 +338,7 @@ function stepView(
     rounds: s.rounds.map((r) => roundView(r, limits, marks.get(roundKey(s.step, r.round)) ?? null, place)),
     end: end === undefined ? 'did not finish: no step.end recorded' : `${endReason(s)}; ${status}`,
     failedChecks: end?.failedChecks.map((c) => ({ check: c.check, why: c.why })) ?? [],
+    judgedPassed: end?.judged.filter((j) => j.passed).map((j) => ({ check: j.check, model: j.model })) ?? [],
   };
 }
 

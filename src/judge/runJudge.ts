@@ -1,0 +1,48 @@
+// Which model answers a run's judge checks, and how it is throttled. A check's own `model` wins;
+// otherwise the run's model judges, through the run's own adapter settings and limiter, so the
+// judge's requests take their turn with the agent's. Another judge model gets a limiter of its
+// own at one request at a time. A synthetic run has no default judge; a replay asks no model,
+// and serves the verdicts the recorded run kept.
+import { join } from 'node:path';
+import { createModel } from '../models/index.ts';
+import type { AdapterOptions, ModelAdapter, ModelFlags } from '../models/index.ts';
+import { AimdLimiter } from '../models/pace.ts';
+import type { Rung } from '../rungs/schema.ts';
+import { JUDGEMENTS } from './judge.ts';
+import type { JudgeOptions } from './judge.ts';
+
+export interface RunJudgeInput {
+  /** The run's model spec, and whether it is a synthetic agent. */
+  spec: string;
+  synthetic: boolean;
+  flags: ModelFlags;
+  world: AdapterOptions;
+  pace?: AimdLimiter;
+  /** A replay's source folder: its judgements answer, and no model is asked. */
+  replayDir?: string;
+}
+
+/** The judge options of a run writing to `out`, less nothing: open them with openJudge. */
+export function runJudgeOptions(out: string, input: RunJudgeInput): JudgeOptions {
+  if (input.replayDir !== undefined) {
+    return {
+      file: join(out, JUDGEMENTS), also: [join(input.replayDir, JUDGEMENTS)],
+      ...(input.synthetic ? {} : { defaultModel: input.spec }),
+      offline: 'a replay asks no model (the recorded run kept no verdict for it)',
+    };
+  }
+  const limiters = new Map<string, AimdLimiter>();
+  const adapter = (spec: string): ModelAdapter => {
+    if (spec === input.spec && !input.synthetic) return createModel(spec, { ...input.world, ...input.flags, ...(input.pace ? { pace: input.pace } : {}) });
+    let pace = limiters.get(spec);
+    if (pace === undefined) limiters.set(spec, (pace = new AimdLimiter({ max: 1, now: () => performance.now() })));
+    return createModel(spec, { ...input.world, pace });
+  };
+  return { file: join(out, JUDGEMENTS), adapter, ...(input.synthetic ? {} : { defaultModel: input.spec }) };
+}
+
+/** The judge models the rungs name, each with where it is named, to be made (and refused) before the run starts. */
+export function namedJudgeModels(rungs: readonly { rung: Rung; file: string }[]): { spec: string; where: string }[] {
+  return rungs.flatMap(({ rung, file }) => rung.steps.flatMap((step, s) => step.checks.flatMap((check, c) =>
+    'judge' in check && check.judge.model !== undefined ? [{ spec: check.judge.model, where: `${file}: steps.${s}.checks.${c}.judge.model` }] : [])));
+}
