@@ -17,6 +17,7 @@ export default defineConfig({
       'test/report/stats.test.ts', 'test/report/summary.test.ts', 'test/report/compare.test.ts',
       'test/report/pinned.test.ts', 'test/report/paired.test.ts', 'test/report/pairing.test.ts',
       'test/report/bootstrap.test.ts', 'test/report/metrics.test.ts', 'test/report/passes.test.ts', 'test/report/selection.test.ts', 'test/report/toolUse.test.ts',
+      'test/judge/agreement.test.ts', 'test/judge/verdict.test.ts', 'test/judge/judge.test.ts',
       'test/runner/plan.test.ts', 'test/runner/timing.test.ts', 'test/runner/pass.test.ts',
       'test/runner/passEvents.test.ts', 'test/runner/stepSpecs.test.ts',
       'test/lane/arm.test.ts', 'test/lane/calls.test.ts', 'test/lane/breaker.test.ts', 'test/lane/pipeline.test.ts',

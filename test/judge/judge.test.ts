@@ -9,7 +9,7 @@ import type { JudgeAsk, JudgeOptions } from '../../src/judge/judge.ts';
 import { transcriptText } from '../../src/judge/verdict.ts';
 import { createModel } from '../../src/models/index.ts';
 import type { PriceTable } from '../../src/models/prices.ts';
-import { errorReply, FakeProvider, openaiReply } from '../models/fakeServer.ts';
+import { anthropicReply, errorReply, FakeProvider, openaiReply } from '../models/fakeServer.ts';
 
 const MODEL = 'openai:judge-m';
 const STEP = {
@@ -72,6 +72,21 @@ describe('judge', () => {
     const again = await openJudge(options());
     expect(await again(ASK)).toStrictEqual({ passed: true, why: 'The query returned 4 and the answer says 4.', model: MODEL, cached: true });
     expect(server.seen).toHaveLength(1);
+  });
+
+  it('judges through the strict Anthropic stand-in as well: the system prompt where Messages wants it, max_tokens set', async () => {
+    server.reply(anthropicReply('{"verdict": "fail", "why": "The count is not the query\'s."}'));
+    const judge = await openJudge(options({
+      defaultModel: 'anthropic:judge-a',
+      adapter: (spec) => createModel(spec, { baseUrl: server.url, apiKey: 'k', env: {}, retry: { maxAttempts: 1 } }),
+    }));
+    expect(await judge(ASK)).toStrictEqual({ passed: false, why: "The count is not the query's.", model: 'anthropic:judge-a', cached: false });
+    expect(server.lastRefused).toBeUndefined();
+    const body = server.seen[0]!.body;
+    expect(body.system).toContain('You judge one step');
+    expect(body.messages.map((m: { role: string }) => m.role)).toStrictEqual(['user']);
+    expect(body.max_tokens).toBeGreaterThan(0);
+    expect(body.tools).toBeUndefined();
   });
 
   it('asks again when the rubric, the transcript or the model differs', async () => {

@@ -147,7 +147,18 @@ describe('ladder judge agreement', () => {
     const again = await agreement({ run: out, rungs: [CATALOG], model: 'openai:judge-2' });
     expect(server.seen).toHaveLength(asked);
     expect(again.lines).toContain('Raw agreement   50% (95% CI 15% to 85%)');
-    expect(again.lines.find((l) => l.startsWith("Cohen's kappa"))).toMatch(/^Cohen's kappa   0\.00 \(95% CI -0\.\d\d to 0\.\d\d\): slight agreement beyond chance$/);
+    expect(again.lines.slice(0, 9)).toStrictEqual([
+      'Judge openai:judge-2 against the deterministic checks, on 4 step-runs',
+      'Rubric: The agent did what the task asked, completely and correctly, and its final answer says so truthfully.',
+      '',
+      '                 judge pass  judge fail',
+      '  checks pass             2           0',
+      '  checks fail             2           0',
+      '',
+      'Raw agreement   50% (95% CI 15% to 85%)',
+      // n = 4, observed = chance = 0.5: se = sqrt(0.25 / (4 * 0.25)) = 0.5, times 1.96.
+      "Cohen's kappa   0.00 (95% CI -0.98 to 0.98): slight agreement beyond chance",
+    ]);
     expect(again.lines).toContain("Verdicts bought this time: none; every one was kept in the run's judgements.jsonl");
     // The first time, the verdicts were bought from a local server: no per-token price.
     expect(agreementText({ ...report, bought: 2, costUsd: 0 })).toContain("Verdicts bought this time: 2 ($0); kept ones were served from the run's judgements.jsonl");

@@ -252,6 +252,26 @@ describe('the same transcript in HTML', () => {
   });
 });
 
+describe('judged verdicts', () => {
+  it('are labelled with the model that gave them, passed ones too, in the terminal and in HTML', () => {
+    const passedCheck = 'judge {"rubric":"Names the port."}';
+    const failedCheck = 'judge {"rubric":"Quotes the catalog."}';
+    const view = transcriptView(transcript([{
+      rounds: [{ text: 'Port 8080.' }],
+      passed: false,
+      failedChecks: [{ check: failedCheck, why: 'judged by openai:j: It quotes nothing.' }],
+      judged: [{ check: passedCheck, passed: true, model: 'openai:j' }, { check: failedCheck, passed: false, model: 'openai:j' }],
+    }]));
+    expect(view.steps[0]!.judgedPassed).toStrictEqual([{ check: passedCheck, model: 'openai:j' }]);
+    const text = renderTranscriptText(view);
+    expect(text).toContain(`✓ ${passedCheck}: judged by openai:j`);
+    expect(text).toContain(`✗ ${failedCheck}: judged by openai:j: It quotes nothing.`);
+    expect(text).not.toContain(`✓ ${failedCheck}`);
+    const html = transcriptHtml(view, 't-0').replace(/&quot;/g, '"');
+    expect(html).toContain(`<li class="good">✓ ${passedCheck}: judged by openai:j</li>`);
+  });
+});
+
 describe('where two arms part', () => {
   const steps = (second: 'failed' | 'refused'): ScriptStep[] => [{
     rounds: [

@@ -4,7 +4,7 @@
 // joined by its id and the tool message the model got back. Calls the harness did not make
 // (the ceiling) get only their tool message, as in the loop.
 import { toolCallKey } from '../../src/agent/events.ts';
-import type { FailedCheck, Outcome, StepEndReason, TraceEvent } from '../../src/trace/index.ts';
+import type { FailedCheck, JudgedCheck, Outcome, StepEndReason, TraceEvent } from '../../src/trace/index.ts';
 
 export interface ScriptCall {
   name?: string;
@@ -37,6 +37,7 @@ export interface ScriptStep {
   passed?: boolean;
   reason?: StepEndReason;
   failedChecks?: FailedCheck[];
+  judged?: JudgedCheck[];
   tools?: string[];
 }
 
@@ -88,6 +89,7 @@ export function scriptedPass(steps: ScriptStep[], options: { rung?: string; arm?
     });
     const passed = step.passed ?? true;
     emit({ type: 'step.end', step: s, passed, reason: step.reason ?? 'answered', failedChecks: step.failedChecks ?? [],
+      ...(step.judged === undefined ? {} : { judged: step.judged }),
       rounds: step.rounds.length, calls: step.rounds.reduce((n, r) => n + (r.calls ?? []).filter((c) => c.outcome !== undefined).length, 0), ms: 40 });
   });
   if (options.end !== false) emit({ type: 'pass.end', passed: steps.every((s) => s.passed ?? true), steps: steps.length, ms: 100 });
