@@ -1,6 +1,7 @@
 // Judge checks in a real run (the workbench over stdio, synthetic agents) answered by the strict
 // OpenAI stand-in with scripted verdicts; then rescored from the kept verdicts without a model,
 // with a model, and the judge's agreement with the checks measured.
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -116,6 +117,21 @@ describe('a run with a judge check', () => {
     expect(code).toBe(2);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/^ladder rescore: model spec "judge-m": no provider; use /);
+  });
+});
+
+describe('a judge model a rung names', () => {
+  it('is made before the run starts: a missing key is one line, and no results folder is left', async () => {
+    const lines: string[] = [];
+    const errors: string[] = [];
+    const where = join(dir, 'no-key');
+    const code = await runLadder({ rungs: [judged], model: 'synthetic:looper', passes: 1, out: where }, {
+      cwd: ROOT, env: {}, stdout: (l) => lines.push(l), stderr: (l) => errors.push(l), progress: new PassThrough(), signal: new AbortController().signal,
+    });
+    expect(code).toBe(2);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(new RegExp(`^ladder run: .*tiny-catalog\\.yaml: steps\\.0\\.checks\\.2\\.judge\\.model: .*OPENAI_API_KEY`));
+    expect(existsSync(where)).toBe(false);
   });
 });
 

@@ -879,6 +879,21 @@ const NEW_MODULES: NamedMutation[] = [
     breaks: "a one-shot run's calls for later tasks count as wrong choices", why: 'one-shot reads as worse selection than step by step for the same path', tests: ['test/runner/passEvents.test.ts'],
   },
   {
+    name: "a run's judge checks never given the judge", file: 'src/runner/pass.ts',
+    edits: [{ search: 'prompt: step.prompt, ...(input.judge === undefined ? {} : { judge: input.judge }),', replace: 'prompt: step.prompt,' }],
+    breaks: 'every judge check of a run fails as not judged', why: 'a rung with a judge check can never pass in a run, whatever the judge would say', tests: ['test/judge/judgeRun.test.ts'],
+  },
+  {
+    name: 'a judge check with no kept verdict failed by rescore', file: 'src/report/rescoreStep.ts',
+    edits: [{ search: "return result.unjudged === true ? { unknown: result.why!.replace(/^not judged: /, '') } : result;", replace: 'return result;' }],
+    breaks: 'a rescore without --judge-model fails every step whose judge check it cannot answer', why: 'a changed rubric flips passed steps to failed with no judge ever asked', tests: ['test/judge/judgeRun.test.ts'],
+  },
+  {
+    name: 'a judge check made to prove itself in validate', file: 'src/runner/validate.ts',
+    edits: [{ search: "if (kind === 'judge') return;", replace: '' }],
+    breaks: 'ladder rungs validate calls every rung with a judge check unsolvable', why: 'validate asks no model, so no judge check could ship', tests: ['test/runner/validate.test.ts'],
+  },
+  {
     name: 'a session its client left is held for ever', file: 'src/gateway/mcp/http.ts',
     edits: [{ search: 'session.idle = setTimeout(() => expire(id, session), idleMs).unref();', replace: '' }],
     breaks: 'a session whose client left without DELETE is never ended', why: 'a long-lived gateway fills its 64 sessions with clients that are gone, then refuses new ones', tests: ['test/gateway/sessions.test.ts'],

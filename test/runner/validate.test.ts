@@ -37,7 +37,8 @@ describe('ladder rungs validate', () => {
     expect(code).toBe(1);
     // tiny-how: the reference passes calledWith on `{workspace}/out.txt` (the arguments as the
     // trace records them), both sequences and counts at exactly its 2 calls and 3 requests;
-    // an agent that does nothing fails its calledWith and sequences.
+    // an agent that does nothing fails its calledWith and sequences. Its judge check is said
+    // nowhere: validate asks no model (the named mutation "a judge check made to prove itself").
     expect(said).toEqual([
       'ok test/runner/fixtures/tiny-how.yaml',
       'test/runner/fixtures/broken-how.yaml:16 steps[0].checks[2].sequence[1]: no server offers other__files_read; there is no server other (the servers are wb)',
