@@ -6,8 +6,8 @@
 // - a battery with too few mutants proves little, so fewer than MIN_MUTANTS fails it too;
 // - a compile error that is a missing module fails it: the checkout changed under the run;
 // - a mutant that cannot change behaviour may be listed in test/mutation/equivalent.json with
-//   its reason; it is then not a survivor, and an entry that matches no surviving mutant fails
-//   the battery, so the list cannot outlive the code it describes.
+//   its reason; it is then not a survivor, and an entry that matches no surviving (or timed-out)
+//   mutant fails the battery, so the list cannot outlive the code it describes.
 // Runs are incremental (the committed test/mutation/stryker-incremental.json): only mutants of
 // changed code, or covered by changed tests, are tested again. `npm run mutate -- --force`
 // tests every mutant.
@@ -57,11 +57,15 @@ for (const [file, { mutants }] of Object.entries(report.files)) {
     }
     if (INVALID.has(m.status)) continue;
     fileValid += 1;
+    const listed = unused.get(idOf(file, m));
     if (DETECTED.has(m.status)) {
       fileDetected += 1;
+      // An equivalent mutant whose tests outlast Stryker's timeout (the interval bisection's 60
+      // halvings under its coverage counters) is reported Timeout on one machine and Survived on
+      // another: its entry stands either way, and the mutant counts as detected as Stryker counts it.
+      if (m.status === 'Timeout' && listed !== undefined && listed.replacement === m.replacement) unused.delete(listed.id);
       continue;
     }
-    const listed = unused.get(idOf(file, m));
     if (m.status === 'Survived' && listed !== undefined && listed.replacement === m.replacement) {
       unused.delete(listed.id);
       fileExcused += 1;

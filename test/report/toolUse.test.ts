@@ -59,18 +59,20 @@ describe('per tool, for the server author', () => {
 
 describe('the per-tool tables', () => {
   const arm = (name: string, runs: StepRun[]): ArmSummary => ({ arm: name, overall: metrics(runs, null, []), rungs: [] });
-  const off = arm('off', [run([used('db__query', { calls: 4, outcomes: outcomes({ failed: 3, ok: 1 }), rejected: 3, ms: [5, 5, 5, 7] })], ['db__query'])]);
-  const on = arm('on', [run([used('db__query', { calls: 1, outcomes: outcomes({ ok: 1 }), ms: [6] }), used('harness__refresh_tools', { calls: 1, server: 'harness', outcomes: outcomes({ ok: 1 }) })], ['db__query'])]);
+  // Made inside each test, never when the file is collected: work outside a test makes every
+  // mutant it reaches "static" to Stryker, which then runs it unactivated (docs/mutation.md).
+  const off = (): ArmSummary => arm('off', [run([used('db__query', { calls: 4, outcomes: outcomes({ failed: 3, ok: 1 }), rejected: 3, ms: [5, 5, 5, 7] })], ['db__query'])]);
+  const on = (): ArmSummary => arm('on', [run([used('db__query', { calls: 1, outcomes: outcomes({ ok: 1 }), ms: [6] }), used('harness__refresh_tools', { calls: 1, server: 'harness', outcomes: outcomes({ ok: 1 }) })], ['db__query'])]);
 
   it('shows one arm a row per tool', () => {
-    const [table] = toolUseTable(off);
+    const [table] = toolUseTable(off());
     expect(table!.columns).toEqual(['tool', 'calls', 'ok', 'failed', 'args refused', 'timeout', 'by harness', 'p50', 'p95', 'chosen wrongly', 'missed']);
     expect(table!.rows).toEqual([['db__query', '4', '1', '3', '3', '0', '0', '5 ms', '7 ms', '0', '0']]);
     expect(toolUseTable(arm('empty', [run([])]))).toEqual([]);
   });
 
   it('sets two arms side by side, a tool one of them never used shown as -', () => {
-    const [table] = toolUseComparison(off, on, { a: 'r/off', b: 'r/on' });
+    const [table] = toolUseComparison(off(), on(), { a: 'r/off', b: 'r/on' });
     expect(table!.caption).toMatch(/^Per tool, for the server's author, A \(r\/off\) \/ B \(r\/on\)/);
     expect(table!.rows).toEqual([
       ['db__query', '4 / 1', '1 / 1', '3 / 0', '3 / 0', '0 / 0', '0 / 0', '5 ms / 6 ms', '7 ms / 6 ms', '0 / 0', '0 / 0'],
@@ -79,7 +81,7 @@ describe('the per-tool tables', () => {
   });
 
   it("names the run's own servers, not the harness's", () => {
-    expect(ownServers([off, on])).toEqual(['db']);
+    expect(ownServers([off(), on()])).toEqual(['db']);
     expect(ownServers([arm('two', [run([used('db__query', { calls: 1 }), used('fs__read', { calls: 1 })])])])).toEqual(['db', 'fs']);
   });
 });
