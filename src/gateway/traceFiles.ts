@@ -36,6 +36,11 @@ export class TraceFiles implements Disposable {
     this.#writer = this.#open();
     this.emit = (event) => {
       this.#writer.emit(event);
+      // On disk before the next event, not within the writer's 100 ms: a stdio client ends the
+      // gateway it started as it pleases, and a client that kills it outright (or a machine
+      // loaded enough to delay the timer past the kill) would take the last calls with it. One
+      // write per event is nothing beside the call it records.
+      this.#writer.flush();
       // A stat per event would cost a system call per tool call; every hundred is enough.
       this.#sinceCheck += 1;
       if (this.#sinceCheck >= 100) {
@@ -58,7 +63,6 @@ export class TraceFiles implements Disposable {
   }
 
   #rotateIfFull(): void {
-    this.#writer.flush();
     if (statSync(this.#writer.path).size < (this.#options.rotateBytes ?? DEFAULT_ROTATE_BYTES)) return;
     this.#writer.close();
     this.#writer = this.#open();
