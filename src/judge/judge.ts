@@ -37,7 +37,8 @@ export interface Judgement {
   costUsd: number | null;
   ms: number;
   time: string;
-  at?: JudgedAt;
+  /** The step-run it was first asked for; null when the asker named none. */
+  at: JudgedAt | null;
 }
 
 export interface JudgeAsk {
@@ -80,13 +81,12 @@ export async function readJudgements(file: string): Promise<Map<string, Judgemen
   });
   const found = new Map<string, Judgement>();
   for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
     try {
       const value = JSON.parse(line) as Judgement;
       // The first verdict bought for a content stands (see above).
       if (value.type === 'judge' && !found.has(value.key)) found.set(value.key, value);
     } catch {
-      // A line cut short by a crash mid-write: its verdict is asked for again.
+      // A line cut short by a crash mid-write (or the empty one after the last): its verdict is asked for again.
     }
   }
   return found;
@@ -115,7 +115,8 @@ export async function openJudge(options: JudgeOptions): Promise<JudgeFn> {
     try {
       response = await adapter.complete(judgeRequest(ask.rubric, transcript));
     } catch (error) {
-      return { unknown: `the judge model ${model} failed: ${(error as Error).message.split('\n')[0]}` };
+      // A provider's failure is one line (src/models/retry.ts).
+      return { unknown: `the judge model ${model} failed: ${(error as Error).message}` };
     }
     const verdict = readVerdict(response.text);
     if (typeof verdict === 'string') return { unknown: verdict };
@@ -125,7 +126,7 @@ export async function openJudge(options: JudgeOptions): Promise<JudgeFn> {
     });
     const judgement: Judgement = {
       type: 'judge', key, model, rubric: ask.rubric, passed: verdict.passed, why: verdict.why, inputTokens, outputTokens,
-      costUsd, ms: Math.round(response.latencyMs), time: now().toISOString(), ...(ask.at === undefined ? {} : { at: ask.at }),
+      costUsd, ms: Math.round(response.latencyMs), time: now().toISOString(), at: ask.at ?? null,
     };
     known.set(key, judgement);
     own.add(key);

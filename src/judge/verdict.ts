@@ -55,13 +55,13 @@ export function judgeRequest(rubric: string, transcript: string): ModelRequest {
  * sentence); a string saying why when there is none to read.
  */
 export function readVerdict(text: string): Verdict | string {
-  const start = text.indexOf('{');
-  const end = text.lastIndexOf('}');
+  // From the first { to the last }: a why may hold braces of its own.
+  const object = /\{[\s\S]*\}/.exec(text)?.[0];
   const shown = JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
-  if (start < 0 || end < start) return `the judge's reply holds no JSON object: ${shown}`;
+  if (object === undefined) return `the judge's reply holds no JSON object: ${shown}`;
   let value: unknown;
   try {
-    value = JSON.parse(text.slice(start, end + 1));
+    value = JSON.parse(object);
   } catch {
     return `the judge's reply is not valid JSON: ${shown}`;
   }

@@ -1,5 +1,6 @@
 // The judge against the strict OpenAI stand-in with scripted verdicts: what it asks, what it
 // keeps, what it serves again without asking, and what it says when it has no verdict.
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,27 +111,83 @@ describe('judge', () => {
     expect((await readFile(join(dir, JUDGEMENTS), 'utf8')).trim().split('\n')).toHaveLength(1);
   });
 
+  it('keys a verdict by the first 16 hex digits of the sha256 of model, rubric and transcript', () => {
+    expect(judgementKey('m', 'r', 't')).toBe(createHash('sha256').update('["m","r","t"]').digest('hex').slice(0, 16));
+    expect(new Set([judgementKey('m', 'r', 't'), judgementKey('n', 'r', 't'), judgementKey('m', 's', 't'), judgementKey('m', 'r', 'u')]).size).toBe(4);
+  });
+
+  it('serves its own verdict again without writing it twice, makes one adapter per model, and prices cached input at its own price', async () => {
+    server.reply(
+      openaiReply(JSON.stringify({ verdict: 'pass', why: 'a' }), [], { usage: { prompt_tokens: 30, completion_tokens: 9, total_tokens: 39, prompt_tokens_details: { cached_tokens: 10 } } }),
+      verdict('fail', 'b'),
+    );
+    let made = 0;
+    const base = options();
+    const prices: PriceTable = { ...base.prices!, entries: [{ ...base.prices!.entries[0]!, cachedInput: 0.5 }] };
+    const judge = await openJudge({ ...base, prices, adapter: (spec) => (made += 1, base.adapter!(spec)) });
+    const { at: _, ...noWhere } = ASK;
+    expect(await judge(noWhere)).toMatchObject({ passed: true, cached: false });
+    expect(await judge(noWhere)).toMatchObject({ passed: true, cached: true });
+    expect(await judge({ ...noWhere, rubric: 'other' })).toMatchObject({ passed: false, cached: false });
+    expect(made).toBe(1);
+    const lines = (await readFile(join(dir, JUDGEMENTS), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(2);
+    // 20 uncached input tokens at $1 a million, 10 cached at $0.50, 9 output at $4.
+    expect(lines[0].costUsd).toBeCloseTo((20 * 1 + 10 * 0.5 + 9 * 4) / 1_000_000, 15);
+    expect(lines[0].at).toBeNull();
+  });
+
+  it('reads the first verdict kept for a content, skips what is not a verdict, and fails on a file it cannot read', async () => {
+    const file = join(dir, 'mixed.jsonl');
+    const line = (passed: boolean, key = 'k1') => JSON.stringify({ type: 'judge', key, passed, why: String(passed) });
+    await writeFile(file, [line(true), '', JSON.stringify({ type: 'note', key: 'k2' }), line(false), line(false, 'k3'), ''].join('\n'));
+    const kept = await readJudgements(file);
+    expect([...kept.keys()]).toStrictEqual(['k1', 'k3']);
+    expect(kept.get('k1')!.passed).toBe(true);
+    await expect(readJudgements(dir)).rejects.toThrow(/EISDIR/);
+  });
+
+  it('prefers its own kept verdict to another file\'s for the same content, and asks nothing with no model to ask', async () => {
+    server.reply(verdict('pass', 'own'));
+    const other = join(dir, 'other.jsonl');
+    await (await openJudge(options()))(ASK);
+    const key = judgementKey(MODEL, ASK.rubric, transcriptText(STEP));
+    await writeFile(other, `${JSON.stringify({ type: 'judge', key, model: MODEL, rubric: ASK.rubric, passed: false, why: 'theirs' })}\n`);
+    expect(await (await openJudge(options({ also: [other] })))(ASK)).toMatchObject({ passed: true, why: 'own' });
+    const { adapter: _, ...noAdapter } = options();
+    expect(await (await openJudge({ ...noAdapter, file: join(dir, 'fresh.jsonl') }))(ASK)).toStrictEqual({
+      unknown: 'no kept verdict for this step from openai:judge-m, and no model may be asked',
+    });
+    expect(server.seen).toHaveLength(1);
+  });
+
   it('gives no verdict, saying why, for a reply it cannot read, a provider error, a synthetic run, or offline without a kept verdict', async () => {
-    server.reply(openaiReply('I think it passes.'), openaiReply('{"verdict": "maybe", "why": "x"}'), errorReply('openai', 401, 'Incorrect API key provided'));
+    server.reply(openaiReply('I think it passes.'));
     const judge = await openJudge(options());
     expect(await judge(ASK)).toStrictEqual({ unknown: 'the judge\'s reply holds no JSON object: "I think it passes."' });
+    // Asked again, it asks again: no verdict is kept, and no pending ask is left behind.
+    server.reply(verdict('pass', 'now readable'));
+    expect(await judge(ASK)).toMatchObject({ passed: true, why: 'now readable', cached: false });
+    server.reply(openaiReply('{"verdict": "maybe", "why": "x"}'), errorReply('openai', 401, 'Incorrect API key provided'));
     expect(await judge({ ...ASK, rubric: 'b' })).toStrictEqual({ unknown: 'the judge\'s verdict is "maybe", not "pass" or "fail"' });
     const failed = await judge({ ...ASK, rubric: 'c' });
     expect('unknown' in failed && failed.unknown).toMatch(/^the judge model openai:judge-m failed: .*Incorrect API key provided/);
-    // Nothing was kept for any of them: each is asked again next time.
-    expect((await readJudgements(join(dir, JUDGEMENTS))).size).toBe(0);
+    // Nothing was kept for any of them but the readable one.
+    expect((await readJudgements(join(dir, JUDGEMENTS))).size).toBe(1);
 
-    const { defaultModel: _, ...noDefault } = options();
+    // Against a file that holds no verdict for ASK.
+    const empty = join(dir, 'empty.jsonl');
+    const { defaultModel: _, ...noDefault } = options({ file: empty });
     expect(await (await openJudge(noDefault))(ASK)).toStrictEqual({
       unknown: "no judge model: the run's model is synthetic; name one in the check (judge.model) or give --judge-model",
     });
-    expect(await (await openJudge(options({ offline: 'rescore asks a model only with --judge-model' })))(ASK)).toStrictEqual({
+    expect(await (await openJudge(options({ file: empty, offline: 'rescore asks a model only with --judge-model' })))(ASK)).toStrictEqual({
       unknown: 'no kept verdict for this step from openai:judge-m, and rescore asks a model only with --judge-model',
     });
-    expect(await (await openJudge(options({ adapter: () => { throw new Error('OPENAI_API_KEY is not set'); } })))(ASK)).toStrictEqual({
+    expect(await (await openJudge(options({ file: empty, adapter: () => { throw new Error('OPENAI_API_KEY is not set'); } })))(ASK)).toStrictEqual({
       unknown: 'judge model openai:judge-m: OPENAI_API_KEY is not set',
     });
-    expect(server.seen).toHaveLength(3);
+    expect(server.seen).toHaveLength(4);
   });
 
   it('serves a replayed run\'s verdicts offline and copies them into the new run\'s file; a torn last line is asked again', async () => {

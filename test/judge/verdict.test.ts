@@ -28,7 +28,13 @@ describe('judge transcript', () => {
     expect(request.tools).toStrictEqual([]);
     expect(request.options).toStrictEqual({ temperature: 0, maxTokens: 600 });
     expect(request.messages[0]!.role).toBe('system');
-    expect(request.messages[0]!.content).toContain('{"verdict": "pass" or "fail", "why": "one short paragraph"}');
+    // The whole instruction, word for word: a judge's verdicts are only comparable under the same one.
+    expect(request.messages[0]!.content).toBe(
+      "You judge one step of an AI agent's work against a rubric. " +
+      'You get the rubric, the task the agent was given, every tool call it made in order (tool, arguments, outcome), and its final answer. ' +
+      'Decide only whether the step meets the rubric; judge what was done, not how it was phrased. ' +
+      'Reply with one JSON object and nothing else: {"verdict": "pass" or "fail", "why": "one short paragraph"}.',
+    );
     expect(request.messages[1]).toStrictEqual({ role: 'user', content: '# Rubric\nBe right.\n\nT' });
   });
 });
@@ -36,6 +42,7 @@ describe('judge transcript', () => {
 describe('reading a verdict', () => {
   it('reads the JSON object wherever it is in the reply', () => {
     expect(readVerdict('{"verdict":"pass","why":" Fine. "}')).toStrictEqual({ passed: true, why: 'Fine.' });
+    expect(readVerdict('{"verdict":"fail","why":"It wrote {x} where {y} was asked."} done')).toStrictEqual({ passed: false, why: 'It wrote {x} where {y} was asked.' });
     expect(readVerdict('Here it is:\n```json\n{"verdict": "fail", "why": "No count."}\n```')).toStrictEqual({ passed: false, why: 'No count.' });
   });
 
