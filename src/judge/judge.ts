@@ -97,7 +97,9 @@ export async function openJudge(options: JudgeOptions): Promise<JudgeFn> {
   // What this run's own file holds; a verdict served from another file is copied into it, so
   // the run's judgements stand alone (a rescore of a replay finds them).
   const own = new Set(known.keys());
-  for (const other of options.also ?? []) for (const [key, value] of await readJudgements(other)) if (!known.has(key)) known.set(key, value);
+  if (options.also !== undefined) {
+    for (const other of options.also) for (const [key, value] of await readJudgements(other)) if (!known.has(key)) known.set(key, value);
+  }
   const asking = new Map<string, Promise<JudgeOutcome>>();
   const adapters = new Map<string, ModelAdapter>();
   const prices = options.prices ?? shippedPrices();
@@ -121,7 +123,8 @@ export async function openJudge(options: JudgeOptions): Promise<JudgeFn> {
     const verdict = readVerdict(response.text);
     if (typeof verdict === 'string') return { unknown: verdict };
     const { inputTokens, outputTokens } = response.usage;
-    const costUsd = costOf(priceOf({ spec: model, ...(adapter.settings === undefined ? {} : { settings: adapter.settings }) }, prices), {
+    // Where the adapter sends its requests decides the price (a local server is free); a real adapter always says.
+    const costUsd = costOf(priceOf({ spec: model, settings: adapter.settings ?? {} }, prices), {
       input: inputTokens ?? 0, output: outputTokens ?? 0, cacheRead: response.usage.cacheReadTokens ?? 0, cacheWrite: response.usage.cacheWriteTokens ?? 0,
     });
     const judgement: Judgement = {

@@ -146,7 +146,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
       rounds: result.rounds, toolsOfferedPerRound: result.toolsOfferedPerRound,
       serversConfigured: Object.keys(rung.servers).length, workspace: folder.workspace,
       databasePath: databasePath(rung, folder.workspace),
-      prompt: step.prompt, ...(input.judge === undefined ? {} : { judge: input.judge }),
+      prompt: step.prompt, judge: input.judge,
       at: { rung: id.rung, arm: id.arm, pass: id.pass, step: index },
     });
     const passed = stepPassed(result, checks);

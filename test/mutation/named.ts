@@ -880,7 +880,7 @@ const NEW_MODULES: NamedMutation[] = [
   },
   {
     name: "a run's judge checks never given the judge", file: 'src/runner/pass.ts',
-    edits: [{ search: 'prompt: step.prompt, ...(input.judge === undefined ? {} : { judge: input.judge }),', replace: 'prompt: step.prompt,' }],
+    edits: [{ search: 'prompt: step.prompt, judge: input.judge,', replace: 'prompt: step.prompt,' }],
     breaks: 'every judge check of a run fails as not judged', why: 'a rung with a judge check can never pass in a run, whatever the judge would say', tests: ['test/judge/judgeRun.test.ts'],
   },
   {

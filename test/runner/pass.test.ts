@@ -12,6 +12,7 @@ import { passFileState, readTraceAll } from '../../src/trace/index.ts';
 import { FakeModel } from '../agent/world.ts';
 import { gone, ProcessWatch } from '../fixtures/processWatch.ts';
 import type { Reply } from '../agent/world.ts';
+import type { JudgeAsk, JudgeFn } from '../../src/judge/judge.ts';
 import { removeTempDirs, tempDir } from './helpers.ts';
 
 afterAll(removeTempDirs);
@@ -117,7 +118,7 @@ steps:
 });
 
 /** A rung over the workbench with the steps given as YAML, and an agent that follows `script`. */
-function judged(steps: string, script: (n: number) => Reply, signal?: AbortSignal) {
+function judged(steps: string, script: (n: number) => Reply, signal?: AbortSignal, judge?: JudgeFn) {
   const r = parseRung('r.yaml', `name: r
 description: d
 origin: test
@@ -133,7 +134,7 @@ ${steps}`);
     const model = new FakeModel((_request, n) => script(n));
     const outcome = await runPass({
       rung: r, id, tracePath: join(tempRoot, 'trace.jsonl'), agent: () => ({ model }), timeFactor: 0.01, mode, tempRoot,
-      ...(signal === undefined ? {} : { signal }),
+      ...(signal === undefined ? {} : { signal }), ...(judge === undefined ? {} : { judge }),
     });
     return { outcome, events: (await readTraceAll(join(tempRoot, 'trace.jsonl'))).events };
   };
@@ -162,6 +163,34 @@ describe('runPass judging a step', () => {
     const { outcome } = await run();
     expect(outcome.steps[0]).toMatchObject({ passed: false, reason: 'answered' });
     expect(outcome.steps[0]!.checks.map((c) => c.passed)).toEqual([true, false]);
+  }, 60_000);
+
+  it('hands a judge check to the run\'s judge with the step and where it is, and lists every judged verdict on step.end', async () => {
+    const asks: JudgeAsk[] = [];
+    const judge: JudgeFn = async (ask) => {
+      asks.push(ask);
+      return { passed: true, why: 'read', model: 'openai:j', cached: false };
+    };
+    const steps = STEP('read it', 3, "[{ called: wb__files_read }, { judge: { rubric: 'It read the note.' } }]") + STEP('say it', 3, '[{ answer: { mentions: [alpha] } }]');
+    const script = (n: number): Reply => (n === 1 ? { calls: [read] } : { text: 'it says alpha' });
+    const { outcome, events } = await judged(steps, script, undefined, judge)();
+    expect(outcome.steps[0]!.checks).toEqual([
+      { check: 'called "wb__files_read"', passed: true },
+      { check: 'judge {"rubric":"It read the note."}', passed: true, judgedBy: 'openai:j' },
+    ]);
+    expect(asks).toEqual([{
+      rubric: 'It read the note.', step: { prompt: 'read it', calls: [expect.objectContaining({ tool: 'wb__files_read', outcome: 'ok' })], answer: 'it says alpha' },
+      at: { rung: 'r', arm: 'on', pass: 0, step: 0 },
+    }]);
+    const ends = events.filter((e) => e.type === 'step.end') as { judged?: unknown }[];
+    expect(ends[0]!.judged).toEqual([{ check: 'judge {"rubric":"It read the note."}', passed: true, model: 'openai:j' }]);
+    // A step with no judge check has no judged list at all.
+    expect('judged' in ends[1]!).toBe(false);
+
+    // Without the run's judge the check is not judged, fails, and is not listed as judged.
+    const alone = await judged(steps, script)();
+    expect(alone.outcome.steps[0]!.checks[1]).toMatchObject({ passed: false, unjudged: true });
+    expect('judged' in (alone.events.find((e) => e.type === 'step.end') as object)).toBe(false);
   }, 60_000);
 
   it('judges a one-shot run against every step\'s checks', async () => {
