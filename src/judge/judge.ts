@@ -75,11 +75,14 @@ export function judgementKey(model: string, rubric: string, transcript: string):
 
 /** Every judgement in a file, by key; a missing file holds none, a torn last line is dropped. */
 export async function readJudgements(file: string): Promise<Map<string, Judgement>> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return '';
-    throw error;
-  });
   const found = new Map<string, Judgement>();
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return found;
+    throw error;
+  }
   for (const line of text.split('\n')) {
     try {
       const value = JSON.parse(line) as Judgement;

@@ -19,7 +19,8 @@ export interface Verdict {
   why: string;
 }
 
-const INSTRUCTIONS = [
+/** Made per request, not held in a module constant: Stryker runs a module-level mutant unactivated. */
+const instructions = (): string => [
   "You judge one step of an AI agent's work against a rubric.",
   'You get the rubric, the task the agent was given, every tool call it made in order (tool, arguments, outcome), and its final answer.',
   'Decide only whether the step meets the rubric; judge what was done, not how it was phrased.',
@@ -42,7 +43,7 @@ export function transcriptText(step: JudgedStep): string {
 export function judgeRequest(rubric: string, transcript: string): ModelRequest {
   return {
     messages: [
-      { role: 'system', content: INSTRUCTIONS },
+      { role: 'system', content: instructions() },
       { role: 'user', content: `# Rubric\n${rubric}\n\n${transcript}` },
     ],
     tools: [],
