@@ -22,7 +22,7 @@ export interface RunJudgeInput {
   replayDir?: string;
 }
 
-/** The judge options of a run writing to `out`, less nothing: open them with openJudge. */
+/** The judge options of a run writing to `out`, for openJudge. */
 export function runJudgeOptions(out: string, input: RunJudgeInput): JudgeOptions {
   if (input.replayDir !== undefined) {
     return {
@@ -31,12 +31,10 @@ export function runJudgeOptions(out: string, input: RunJudgeInput): JudgeOptions
       offline: 'a replay asks no model (the recorded run kept no verdict for it)',
     };
   }
-  const limiters = new Map<string, AimdLimiter>();
+  // openJudge makes one adapter per judge model, so each other model gets one limiter of its own here.
   const adapter = (spec: string): ModelAdapter => {
     if (spec === input.spec && !input.synthetic) return createModel(spec, { ...input.world, ...input.flags, ...(input.pace ? { pace: input.pace } : {}) });
-    let pace = limiters.get(spec);
-    if (pace === undefined) limiters.set(spec, (pace = new AimdLimiter({ max: 1, now: () => performance.now() })));
-    return createModel(spec, { ...input.world, pace });
+    return createModel(spec, { ...input.world, pace: new AimdLimiter({ max: 1, now: () => performance.now() }) });
   };
   return { file: join(out, JUDGEMENTS), adapter, ...(input.synthetic ? {} : { defaultModel: input.spec }) };
 }
