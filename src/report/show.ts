@@ -8,7 +8,8 @@ import { canonicalArm, ReportInputError, SYNTHETIC_NOTICE } from './results.ts';
 import type { LoadedRun } from './summary.ts';
 import { armsOf, loadRun, uniqueInOrder, whoRan } from './summary.ts';
 import { FOLD, NO_FOLD } from './transcript/fold.ts';
-import { readTranscript } from './transcript/read.ts';
+import { RunMarks } from './transcript/marks.ts';
+import { readTranscriptAndEvidence } from './transcript/read.ts';
 import { ladderCommand } from '../runner/invocation.ts';
 import { failureList, notPassed } from './transcript/run.ts';
 import { transcriptView } from './transcript/view.ts';
@@ -21,6 +22,8 @@ export interface ShowOptions {
   step?: number;
   /** Fold nothing. */
   full?: boolean;
+  /** Where the run's rung files are found, as its manifest names them (default: the current folder). */
+  cwd?: string;
 }
 
 /** `0-2, 5, 7-9`: the indices that exist, short. */
@@ -89,13 +92,15 @@ export async function showText(options: ShowOptions, paint?: Paint): Promise<str
     return renderFailureList(await failureList(run, notice, options.run), paint);
   }
   const { record, chosen } = choosePass(run, options);
-  const transcript = await readTranscript(run.dir, record);
+  const { transcript, evidence } = await readTranscriptAndEvidence(run.dir, record);
   const step = index('step', options.step);
   if (step !== undefined && !transcript.steps.some((s) => s.step === step)) {
     throw new ReportInputError(`no step ${step} in ${record.rung} ${record.arm} pass ${record.pass}; steps: ${ranges(transcript.steps.map((s) => s.step))}`);
   }
+  const { marks, note } = await new RunMarks(run, options.cwd ?? process.cwd()).of(record.rung, transcript, evidence);
   const view = transcriptView(transcript, {
     fold: options.full === true ? NO_FOLD : FOLD, file: record.file, external: run.manifest.agent !== undefined, ...(step === undefined ? {} : { step }),
+    callMarks: marks, notes: note === null ? [] : [note],
   });
   // A pass of an external agent says which agent at which version ran it, as the failure list does.
   const who = run.manifest.agent === undefined ? '' : `Run ${run.manifest.runId} (${whoRan(run.manifest)}).\n`;

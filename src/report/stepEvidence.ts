@@ -34,8 +34,11 @@ export interface PassEvidence {
   steps: Map<number, StepEvidence>;
 }
 
-/** One attempt at a pass in its trace file, held until its pass.end says it is the one (a pass.end adds nothing). */
-class Attempt {
+/**
+ * One attempt at a pass in its trace file, held until its pass.end says it is the one (a
+ * pass.end adds nothing); `evidence()` says what its steps did.
+ */
+export class EvidenceReader {
   readonly prompts = new Map<number, string>();
   readonly responses: ModelResponse[] = [];
   readonly requests: { step: number; tools: number }[] = [];
@@ -75,14 +78,18 @@ class Attempt {
   get content(): ContentLevel {
     return this.start.v < 2 ? 'none' : (this.start.content ?? 'none');
   }
+
+  evidence(): PassEvidence {
+    return evidenceOf(this);
+  }
 }
 
 /** The evidence of the pass a report counted (its attempt as src/report/attempt.ts reads it). */
 export async function readPassEvidence(dir: string, pass: PassRecord): Promise<PassEvidence> {
-  return evidenceOf(await readCountedAttempt(dir, pass, (start) => new Attempt(start)));
+  return (await readCountedAttempt(dir, pass, (start) => new EvidenceReader(start))).evidence();
 }
 
-function evidenceOf(attempt: Attempt): PassEvidence {
+function evidenceOf(attempt: EvidenceReader): PassEvidence {
   const full = attempt.content === 'full';
   // The lane's turn for step s is s + 1; a call joins its model.response by round and the model's id.
   const byId = new Map<string, ToolCallEvent[]>();

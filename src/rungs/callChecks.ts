@@ -47,7 +47,7 @@ export function quote(value: unknown): string {
 }
 
 /** Where an actual value first departs from an expected one, and how. */
-interface Difference {
+export interface Difference {
   path: string;
   why: string;
 }
@@ -98,19 +98,35 @@ function matchedLeaves(expected: unknown, actual: unknown): number {
 }
 
 /**
- * Why no call of the tool had arguments containing `expected`, or undefined when one did. The
- * closest call is the one matching the most of the expected leaves (the first of equals).
+ * Where the calls meet a calledWith check: how many calls the tool had; the first whose
+ * arguments contain `expected` (`at`); failing that, the closest call with readable arguments,
+ * the one matching the most expected leaves (the first of equals), and where it differs.
  */
-export function calledWithWhy(calls: readonly CalledTool[], tool: string, expected: Readonly<Record<string, unknown>>): string | undefined {
-  const mine = calls.filter((call) => call.tool === tool);
-  if (mine.length === 0) return `${tool} was never called`;
-  const readable = mine.flatMap((call) => (call.args === undefined ? [] : [call.args]));
-  if (readable.some((args) => firstDifference(expected, args, 'args') === undefined)) return undefined;
-  if (readable.length === 0) return `${tool} was called ${mine.length} time(s), never with arguments that were a JSON object`;
+export interface ArgumentsMatch {
+  called: number;
+  at?: number;
+  closest?: { at: number; differs: Difference };
+}
+
+export function matchArguments(calls: readonly CalledTool[], tool: string, expected: Readonly<Record<string, unknown>>): ArgumentsMatch {
+  const mine = [...calls.keys()].filter((i) => calls[i]!.tool === tool);
+  const readable = mine.filter((i) => calls[i]!.args !== undefined);
+  const at = readable.find((i) => firstDifference(expected, calls[i]!.args, 'args') === undefined);
+  if (at !== undefined) return { called: mine.length, at };
+  if (readable.length === 0) return { called: mine.length };
   let closest = readable[0]!;
-  for (const args of readable) if (matchedLeaves(expected, args) > matchedLeaves(expected, closest)) closest = args;
-  const { path, why } = firstDifference(expected, closest, 'args')!;
-  return `no call of ${tool} (${mine.length}) had the arguments; the closest, ${quote(closest)}, differs at ${path}: ${why}`;
+  for (const i of readable) if (matchedLeaves(expected, calls[i]!.args) > matchedLeaves(expected, calls[closest]!.args)) closest = i;
+  return { called: mine.length, closest: { at: closest, differs: firstDifference(expected, calls[closest]!.args, 'args')! } };
+}
+
+/** Why no call of the tool had arguments containing `expected`, or undefined when one did. */
+export function calledWithWhy(calls: readonly CalledTool[], tool: string, expected: Readonly<Record<string, unknown>>): string | undefined {
+  const match = matchArguments(calls, tool, expected);
+  if (match.at !== undefined) return undefined;
+  if (match.called === 0) return `${tool} was never called`;
+  if (match.closest === undefined) return `${tool} was called ${match.called} time(s), never with arguments that were a JSON object`;
+  const { at, differs } = match.closest;
+  return `no call of ${tool} (${match.called}) had the arguments; the closest, ${quote(calls[at]!.args)}, differs at ${differs.path}: ${differs.why}`;
 }
 
 /** The tools in the order they were called, a run of one tool written once with its count. */
@@ -128,21 +144,33 @@ export function orderSeen(calls: readonly CalledTool[]): string {
 }
 
 /**
- * Why the calls do not hold the tools in this order, or undefined when they do: loose, as an
- * ordered subsequence (other calls may come between); strict, as one contiguous run.
+ * The calls that hold the tools in this order, by index: loose, the first call of each tool in
+ * turn (an ordered subsequence: other calls may come between); strict, the first run of them
+ * with nothing between. Fewer than the tools when the calls do not hold them: loose, those
+ * found before the order broke; strict, the longest run that began it (the first of equals).
  */
-export function sequenceWhy(calls: readonly CalledTool[], tools: readonly string[], strict: boolean): string | undefined {
-  const seen = calls.map((call) => call.tool);
-  const expected = tools.join(', ');
-  if (strict) {
-    // A start too near the end meets undefined past the last call, which matches no tool.
-    if (seen.some((_, start) => tools.every((tool, i) => seen[start + i] === tool))) return undefined;
-    return `${expected} were never called in this order with nothing between; the order seen: ${orderSeen(calls)}`;
+export function sequenceMatch(calls: readonly CalledTool[], tools: readonly string[], strict: boolean): number[] {
+  if (!strict) {
+    const found: number[] = [];
+    // Past the last tool, tools[found.length] is undefined and matches no call.
+    for (const [i, call] of calls.entries()) if (call.tool === tools[found.length]) found.push(i);
+    return found;
   }
-  let next = 0;
-  // Past the last tool, tools[next] is undefined and matches no call.
-  for (const tool of seen) if (tool === tools[next]) next += 1;
-  if (next === tools.length) return undefined;
-  const where = next === 0 ? `${tools[0]} was never called` : `${tools[next]} was not called after ${tools[next - 1]}`;
+  let longest: number[] = [];
+  for (const start of calls.keys()) {
+    const run: number[] = [];
+    // A start too near the end meets undefined past the last call, which matches no tool.
+    while (run.length < tools.length && calls[start + run.length]?.tool === tools[run.length]) run.push(start + run.length);
+    if (run.length > longest.length) longest = run;
+  }
+  return longest;
+}
+
+/** Why the calls do not hold the tools in this order, or undefined when they do (sequenceMatch). */
+export function sequenceWhy(calls: readonly CalledTool[], tools: readonly string[], strict: boolean): string | undefined {
+  const found = sequenceMatch(calls, tools, strict).length;
+  if (found === tools.length) return undefined;
+  if (strict) return `${tools.join(', ')} were never called in this order with nothing between; the order seen: ${orderSeen(calls)}`;
+  const where = found === 0 ? `${tools[0]} was never called` : `${tools[found]} was not called after ${tools[found - 1]}`;
   return `${where}; the order seen: ${orderSeen(calls)}`;
 }

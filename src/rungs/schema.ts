@@ -97,7 +97,8 @@ const judgeModel = z.string().superRefine((text, ctx) => {
   }
 });
 
-const check = z.union(
+/** One check of a step; also reads back a check named in a trace (src/report/transcript/marks.ts). */
+export const checkSchema = z.union(
   [
     z.strictObject({ file: z.strictObject({ path: z.string().min(1), exists: z.boolean().default(true), matches: z.string().optional() }) }),
     z.strictObject({
@@ -157,7 +158,7 @@ const step = z.strictObject({
   ceiling: positiveInt,
   /** Wall-clock seconds for the step, scaled by the time factor down to a floor (src/runner/timing.ts). */
   timeLimitS: z.number().positive('expected a positive number of seconds').default(300),
-  checks: z.array(check).min(1, 'expected at least one check'),
+  checks: z.array(checkSchema).min(1, 'expected at least one check'),
   reference: z.strictObject({
     calls: z.array(referenceCall).default([]),
     answer: z.string().min(1, 'expected the reference answer'),

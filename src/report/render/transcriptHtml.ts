@@ -21,7 +21,7 @@ td.good { background: #e3f4e6; } td.bad { background: #fbe3e1; } td.warn { backg
 .tr .r { margin: .3rem 0 .3rem .6rem; } .tr .r > b { font-weight: 600; } .tr .d, .tr .m, .tr .x { color: #666; }
 .tr .c { margin: .2rem 0 .2rem 1rem; } .tr .c pre { color: #444; border-left: 2px solid #ddd; padding-left: .4rem; }
 .tr .s { margin-left: 1rem; } .tr .mk { background: #fff1cc; border-left: 3px solid #e0a800; padding: .1rem .4rem; }
-.tr ul { margin: .2rem 0; padding-left: 1.2rem; } .dv { font-weight: 600; }
+.tr ul { margin: .2rem 0; padding-left: 1.2rem; } .dv { font-weight: 600; } .tr .k { font-size: .9em; }
 `;
 
 const MARK: Record<string, string> = { passed: '✓', failed: '✗', errored: '!', unfinished: '…' };
@@ -34,7 +34,8 @@ function body(b: Body): string {
 
 function call(c: CallView): string {
   const args = c.args.kind === 'missing' ? `<span class="x">[${esc(c.args.says)}]</span>` : `<code>${esc(c.args.lines.join(' '))}</code>`;
-  return `<div class="c">→ <b>${esc(c.name)}</b> ${args}<div class="s ${c.tone}">${esc(c.status)}</div>${c.result === null ? '' : body(c.result)}</div>`;
+  const checks = c.checks.map((k) => `<div class="s k ${k.tone}">${k.tone === 'good' ? '✓' : '✗'} ${esc(k.text)}</div>`).join('');
+  return `<div class="c">→ <b>${esc(c.name)}</b> ${args}<div class="s ${c.tone}">${esc(c.status)}</div>${checks}${c.result === null ? '' : body(c.result)}</div>`;
 }
 
 function round(r: RoundView): string {
@@ -105,6 +106,7 @@ export function passesHtml(grids: RungGrid[]): string {
   return [
     '<h2 id="passes">Passes</h2>',
     '<p>Each cell is one pass: ✓ passed, ✗ failed, ! errored (a provider or harness failure). A cell opens that pass\'s transcript; ' +
+      'under a call, ✓ and ✗ name the checks that call satisfied or broke. ' +
       '⇆ opens every arm of the pass side by side, with the first round where their conversations differ marked. ' +
       'Long results are folded; <code>ladder show</code> prints a pass whole with <code>--full</code>.</p>',
     ...grids.flatMap((g, r) => [grid(g, r), ...passViews(g, r)]),

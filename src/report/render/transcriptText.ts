@@ -33,6 +33,7 @@ function callLines(c: CallView, paint: Paint): string[] {
     `    → ${paint('bold', c.name)} ${args}`,
     ...(c.args.kind === 'text' && c.args.more !== null ? [`      ${paint('dim', `… ${c.args.more}`)}`] : []),
     `      ${paint(c.tone, c.status)}`,
+    ...c.checks.map((k) => `      ${paint(k.tone, `${k.tone === 'good' ? '✓' : '✗'} ${k.text}`)}`),
     ...(c.result === null ? [] : bodyLines(c.result, '      ', '│ ', paint, 'dim')),
   ];
 }

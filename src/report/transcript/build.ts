@@ -293,7 +293,7 @@ export class TranscriptBuilder {
 }
 
 /** The model's name for a gateway tool: the lane's name itself, or under the agent's prefix (`mcp__ladder__`, `mcp_ladder_`). */
-function namedFor(modelName: string, laneName: string): boolean {
+export function namedFor(modelName: string, laneName: string): boolean {
   return modelName === laneName || modelName.endsWith(`_${laneName}`);
 }
 

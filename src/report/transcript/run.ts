@@ -9,7 +9,9 @@ import { plural } from '../words.ts';
 import type { PassTranscript } from './build.ts';
 import type { Divergence } from './diverge.ts';
 import { firstDivergence } from './diverge.ts';
-import { readTranscript } from './read.ts';
+import type { PassEvidence } from '../stepEvidence.ts';
+import { RunMarks } from './marks.ts';
+import { readTranscriptAndEvidence } from './read.ts';
 import { ladderCommand } from '../../runner/invocation.ts';
 import type { PassStatus, Tone, TranscriptView, ViewOptions } from './view.ts';
 import { firstFailure, passStatus, roundKey, STATUS_TONE, transcriptView } from './view.ts';
@@ -17,6 +19,8 @@ import { firstFailure, passStatus, roundKey, STATUS_TONE, transcriptView } from 
 export interface PassEntry {
   record: PassRecord;
   transcript: PassTranscript;
+  /** What its steps did as the checks see it, for the call marks. */
+  evidence: PassEvidence;
   status: PassStatus;
   failure: string | null;
 }
@@ -25,8 +29,8 @@ export interface PassEntry {
 export async function passEntries(run: LoadedRun, keep: (p: PassRecord) => boolean = () => true): Promise<PassEntry[]> {
   const entries: PassEntry[] = [];
   for (const record of run.passes.filter(keep)) {
-    const transcript = await readTranscript(run.dir, record);
-    entries.push({ record, transcript, status: passStatus(transcript), failure: firstFailure(transcript) });
+    const { transcript, evidence } = await readTranscriptAndEvidence(run.dir, record);
+    entries.push({ record, transcript, evidence, status: passStatus(transcript), failure: firstFailure(transcript) });
   }
   return entries;
 }
@@ -110,7 +114,7 @@ function divergenceText(a: string, b: string, d: Divergence | null): string {
     : `${a} and ${b} first differ at step ${d.step}, round ${d.round}: ${d.what}.`;
 }
 
-function pairOf(arms: string[], pass: number, byArm: Map<string, PassEntry>, options: ViewOptions): PassPair {
+async function pairOf(arms: string[], pass: number, byArm: Map<string, PassEntry>, options: ViewOptions, callMarks: RunMarks): Promise<PassPair> {
   const baseline = baselineArm(arms);
   const base = byArm.get(baseline);
   const marks = new Map<string, Map<string, string>>(arms.map((arm) => [arm, new Map()]));
@@ -137,19 +141,27 @@ function pairOf(arms: string[], pass: number, byArm: Map<string, PassEntry>, opt
     mark(baseline, base.transcript, d, `First difference from ${arm}: ${d.what}.`);
     mark(arm, other.transcript, d, `First difference from ${baseline}: ${d.what}.`);
   }
-  return {
-    pass,
-    columns: arms.map((arm) => {
-      const entry = byArm.get(arm);
-      return { arm, view: entry === undefined ? null : transcriptView(entry.transcript, { ...options, file: entry.record.file, marks: marks.get(arm)! }) };
-    }),
-    divergence,
-  };
+  const columns: PassPair['columns'] = [];
+  for (const arm of arms) {
+    const entry = byArm.get(arm);
+    if (entry === undefined) {
+      columns.push({ arm, view: null });
+      continue;
+    }
+    const called = await callMarks.of(entry.record.rung, entry.transcript, entry.evidence);
+    const notes = called.note === null ? [] : [called.note];
+    columns.push({ arm, view: transcriptView(entry.transcript, { ...options, file: entry.record.file, marks: marks.get(arm)!, callMarks: called.marks, notes }) });
+  }
+  return { pass, columns, divergence };
 }
 
-/** Per rung, the grid of passes by arm and each pass's arms side by side. */
-export async function passGrids(run: LoadedRun, options: ViewOptions = {}): Promise<RungGrid[]> {
+/**
+ * Per rung, the grid of passes by arm and each pass's arms side by side, each call marked with
+ * the checks it satisfied or broke (the rung files found from `cwd`, marks.ts).
+ */
+export async function passGrids(run: LoadedRun, options: ViewOptions = {}, cwd = process.cwd()): Promise<RungGrid[]> {
   const arms = armsOf(run);
+  const callMarks = new RunMarks(run, cwd);
   // run.passes is in the run's order: rungs as the manifest lists them.
   const rungs = uniqueInOrder(run.passes.map((p) => p.rung));
   const grids: RungGrid[] = [];
@@ -168,14 +180,14 @@ export async function passGrids(run: LoadedRun, options: ViewOptions = {}): Prom
         if (e === undefined) return null;
         return { status: e.status, tone: STATUS_TONE[e.status], title: `${arm} pass ${pass}: ${e.status}${e.failure === null ? '' : `; ${e.failure}`}` };
       })),
-      pairs: passes.map((pass) => {
+      pairs: await Promise.all(passes.map((pass) => {
         const byArm = new Map<string, PassEntry>();
         for (const arm of rungArms) {
           const e = find(arm, pass);
           if (e !== undefined) byArm.set(arm, e);
         }
-        return pairOf(rungArms, pass, byArm, options);
-      }),
+        return pairOf(rungArms, pass, byArm, options, callMarks);
+      })),
     });
   }
   return grids;

@@ -2,7 +2,8 @@
 // lay out, so the terminal and the browser can never tell a pass differently (the same idea
 // as render/document.ts for the figures).
 import { CEILING_TEXT } from '../../agent/calls.ts';
-import type { ContentLevel, Outcome, StepEndReason } from '../../trace/index.ts';
+import type { CallMark } from '../../rungs/callMarks.ts';
+import type { Outcome, StepEndReason } from '../../trace/index.ts';
 import { grouped, plural, quantity } from '../words.ts';
 import type { CallRecord, PassTranscript, Recorded, RoundRecord, StepRecord } from './build.ts';
 import type { FoldLimits, Folding } from './fold.ts';
@@ -26,6 +27,8 @@ export interface CallView {
   /** The outcome in words, with the mechanism that acted: `refused by the breaker: ...`. */
   status: string;
   result: Body | null;
+  /** The checks this call satisfied (good) or broke (bad), each `check: what the call did` (marks.ts). */
+  checks: { tone: 'good' | 'bad'; text: string }[];
 }
 
 export interface RoundView {
@@ -100,6 +103,8 @@ function stepError(s: StepRecord): string {
 // A check is named by its whole spec (a file check quotes its pattern); the why says what failed.
 const CHECK_CHARS = 60;
 
+const checkName = (check: string): string => (check.length > CHECK_CHARS ? `${check.slice(0, CHECK_CHARS)}…` : check);
+
 function stepFailure(s: StepRecord): string | null {
   const end = s.end;
   if (end === undefined) return `step ${s.step} did not finish`;
@@ -108,8 +113,7 @@ function stepFailure(s: StepRecord): string | null {
   if (end.reason === 'agent_stopped') return `step ${s.step}: the agent stopped itself: ${stepError(s)}`;
   const check = end.failedChecks[0];
   if (check !== undefined) {
-    const name = check.check.length > CHECK_CHARS ? `${check.check.slice(0, CHECK_CHARS)}…` : check.check;
-    return `step ${s.step}: ${name}: ${check.why}`;
+    return `step ${s.step}: ${checkName(check.check)}: ${check.why}`;
   }
   if (end.passed) return null;
   return `step ${s.step} ${endReason(s)}`;
@@ -181,6 +185,8 @@ interface CallPlace {
   stepEnd: StepEndReason | undefined;
   /** The pass is an external agent's: what answered a call without the lane was the agent. */
   external: boolean;
+  /** The checks each call satisfied or broke (marks.ts). */
+  marks: ReadonlyMap<CallRecord, readonly CallMark[]>;
 }
 
 function notMade(call: CallRecord, place: CallPlace): string {
@@ -241,7 +247,11 @@ function callView(call: CallRecord, limits: Folding, place: CallPlace): CallView
   const args = body('arguments', call.args, limits.data);
   const status = callStatus(call, place);
   if (call.rewritten) status.status += `; sent with other arguments than these (${plural(call.lane?.argBytes ?? 0, 'byte')}): the agent changed them`;
-  return { name: call.name, args, ...status, result: call.result === undefined ? null : body('result', call.result, limits.data) };
+  const checks = (place.marks.get(call) ?? []).map((m) => ({
+    tone: m.satisfied ? 'good' as const : 'bad' as const,
+    text: m.detail === '' ? checkName(m.label) : `${checkName(m.label)}: ${m.detail}`,
+  }));
+  return { name: call.name, args, ...status, result: call.result === undefined ? null : body('result', call.result, limits.data), checks };
 }
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -320,11 +330,9 @@ function askedLine(a: NonNullable<StepRecord['asked']>[number]): string {
   return `${a.server} asked ${JSON.stringify(a.message)}: ${a.action}${content} (${why})`;
 }
 
-function stepView(
-  s: StepRecord, before: StepRecord | undefined, limits: Folding, marks: ReadonlyMap<string, string>, content: ContentLevel, external: boolean,
-): StepView {
+function stepView(s: StepRecord, before: StepRecord | undefined, limits: Folding, marks: ReadonlyMap<string, string>, place: Omit<CallPlace, 'stepEnd'>): StepView {
   const end = s.end;
-  const place: CallPlace = { resultsRecorded: content !== 'none', stepEnd: end?.reason, external };
+  const callPlace: CallPlace = { ...place, stepEnd: end?.reason };
   const status = end === undefined ? 'did not finish' : end.reason === 'errored' ? 'errored' : end.passed ? 'passed' : 'failed';
   const tone: Tone = status === 'passed' ? 'good' : status === 'failed' ? 'bad' : 'warn';
   return {
@@ -335,7 +343,7 @@ function stepView(
     prompt: s.prompt === undefined ? null : body('prompt', s.prompt, limits.prose),
     tools: toolsLine(s, before),
     asked: (s.asked ?? []).map(askedLine),
-    rounds: s.rounds.map((r) => roundView(r, limits, marks.get(roundKey(s.step, r.round)) ?? null, place)),
+    rounds: s.rounds.map((r) => roundView(r, limits, marks.get(roundKey(s.step, r.round)) ?? null, callPlace)),
     end: end === undefined ? 'did not finish: no step.end recorded' : `${endReason(s)}; ${status}`,
     failedChecks: end?.failedChecks.map((c) => ({ check: c.check, why: c.why })) ?? [],
     judgedPassed: end?.judged.filter((j) => j.passed).map((j) => ({ check: j.check, model: j.model })) ?? [],
@@ -357,6 +365,10 @@ export interface ViewOptions {
   marks?: ReadonlyMap<string, string>;
   /** The run's agent is an external one (its manifest names it). */
   external?: boolean;
+  /** The checks each call satisfied or broke (marks.ts); none marked when absent. */
+  callMarks?: ReadonlyMap<CallRecord, readonly CallMark[]>;
+  /** Notes to add to the transcript's own (what the call marks leave out). */
+  notes?: readonly string[];
 }
 
 export function transcriptView(t: PassTranscript, options: ViewOptions = {}): TranscriptView {
@@ -367,8 +379,10 @@ export function transcriptView(t: PassTranscript, options: ViewOptions = {}): Tr
   const content = CONTENT_NOTES[t.content];
   if (content !== null) notes.push(content);
   if (t.end === undefined) notes.push('The pass did not finish (its trace ends before pass.end); what was recorded is shown.');
+  notes.push(...(options.notes ?? []));
+  const place = { resultsRecorded: t.content !== 'none', external: options.external === true, marks: options.callMarks ?? new Map() };
   const steps = t.steps
-    .map((s, i) => stepView(s, t.steps[i - 1], limits, marks, t.content, options.external === true))
+    .map((s, i) => stepView(s, t.steps[i - 1], limits, marks, place))
     .filter((s) => options.step === undefined || s.step === options.step);
   const facts = [
     `seed ${t.seed}`,
