@@ -13,7 +13,7 @@ export default defineConfig({
     include: [
       'test/reliability/**/*.test.ts',
       'test/server/jobs.test.ts', 'test/server/jobsWait.test.ts', 'test/server/waitCap.test.ts',
-      'test/rungs/checks.test.ts', 'test/rungs/callChecks.test.ts',
+      'test/rungs/checks.test.ts', 'test/rungs/callChecks.test.ts', 'test/rungs/callMarks.test.ts',
       'test/report/stats.test.ts', 'test/report/summary.test.ts', 'test/report/compare.test.ts',
       'test/report/pinned.test.ts', 'test/report/paired.test.ts', 'test/report/pairing.test.ts',
       'test/report/bootstrap.test.ts', 'test/report/metrics.test.ts', 'test/report/passes.test.ts', 'test/report/selection.test.ts', 'test/report/toolUse.test.ts',

@@ -913,6 +913,21 @@ const NEW_MODULES: NamedMutation[] = [
     edits: [{ search: "'notifications/resources/updated' && subscribed.has(String(notification.params?.uri))", replace: "'notifications/resources/updated'" }],
     breaks: 'a session hears of updates to resources it never subscribed to', why: 'subscriptions would mean nothing', tests: ['test/gateway/passThrough.test.ts'],
   },
+  {
+    name: "a transcript's call marks laid on by position", file: 'src/report/transcript/marks.ts',
+    edits: [{ search: '    while (next < records.length && !sameCall(call, records[next]!)) next += 1;\n', replace: '' }],
+    breaks: "a check's mark lands on the call before the one it counted", why: "an external agent's own tool (its shell) takes the mark of the gateway call after it", tests: ['test/report/transcriptAgent.test.ts'],
+  },
+  {
+    name: "a one-shot run's call marks looked for on each step", file: 'src/report/transcript/marks.ts',
+    edits: [{ search: 'const ran = oneshot ? 0 : step.step;', replace: 'const ran = step.step;' }],
+    breaks: "a one-shot transcript marks no call with the later steps' checks", why: 'every step was judged on the calls recorded as step 0, and their marks would say nothing of it', tests: ['test/report/callMarks.test.ts'],
+  },
+  {
+    name: "show's transcript left without its call marks", file: 'src/report/show.ts',
+    edits: [{ search: 'callMarks: marks, notes:', replace: 'notes:' }],
+    breaks: '`ladder show` prints no check under any call', why: 'the marks are computed and then dropped: the terminal says less than the HTML report', tests: ['test/report/callMarks.test.ts'],
+  },
 ];
 
 const REPLAY_MODEL = 'src/models/replay.ts';

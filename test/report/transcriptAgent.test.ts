@@ -2,9 +2,12 @@
 // lane: the agent's own tool, a call its loop guard refused to make, a call the step's end cut
 // off. Built from events written out by hand, as an exec agent's pass records them.
 import { describe, expect, it } from 'vitest';
+import { EvidenceReader } from '../../src/report/stepEvidence.ts';
 import { buildTranscript } from '../../src/report/transcript/build.ts';
+import { passMarks } from '../../src/report/transcript/marks.ts';
 import { transcriptView } from '../../src/report/transcript/view.ts';
-import type { StepEndReason, TraceEvent } from '../../src/trace/index.ts';
+import type { Check } from '../../src/rungs/schema.ts';
+import type { PassStart, StepEndReason, TraceEvent } from '../../src/trace/index.ts';
 
 const MESSAGE = 'Loop detection halted the run (consecutive_identical_tool_calls: the model repeated the same tool call with identical arguments).';
 
@@ -58,6 +61,20 @@ describe("an external agent's calls that never reached the lane", () => {
     expect(statuses('time_limit').at(-1)).toBe('not_made: not made: the step ended before it was made; nothing answered it');
     // A failed step's first reason is then its first failed check, as for the built-in loop.
     expect(transcriptView(buildTranscript(events('agent_failed'))!).failure).toBe('step 0: answer: no answer');
+  });
+
+  it("carry no check's mark: the gateway call after the agent's own tool is the one a check counted", () => {
+    const trace = events('answered');
+    const evidence = new EvidenceReader(trace[0] as PassStart);
+    for (const event of trace.slice(1)) evidence.add(event);
+    const transcript = buildTranscript(trace)!;
+    const checks = { steps: [[{ called: 'wb__ping' }, { maxCalls: 0 }] satisfies Check[]], missing: null };
+    const { marks } = passMarks(transcript, evidence.evidence(), checks, false);
+    expect(transcriptView(transcript, { callMarks: marks }).steps[0]!.rounds.flatMap((r) => r.calls.map((c) => `${c.name}: ${c.checks.map((k) => k.text).join('; ')}`))).toEqual([
+      'bash: ',
+      'mcp__ladder__wb__ping: called wb__ping; maxCalls 0: call 1, the first over the limit',
+      'mcp__ladder__wb__ping: ',
+    ]);
   });
 
   it('keep the old words for a format-1 trace, which recorded no tool messages to tell them apart', () => {
