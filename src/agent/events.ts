@@ -3,7 +3,7 @@
 // reader can pair them without guessing. Every message added to the conversation is recorded
 // where it is added: system, user and tool messages as `message` events, the assistant's on
 // its model.response, so the trace rebuilds each request exactly (src/trace/conversation.ts).
-import { hashCallKey } from '../lane/index.ts';
+import { hashCallKey } from '../lane/callHash.ts';
 import type { Adaptation, AssistantMessage, ChatMessage, ModelAdapter, ModelRequest, ModelResponse, ToolCall } from '../models/types.ts';
 import { callKey } from '../reliability/index.ts';
 import { requestHash } from '../trace/index.ts';

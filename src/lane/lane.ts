@@ -1,7 +1,6 @@
 // The lane: Ladder's MCP client side. It connects to a pass's servers, fixes each turn's
 // tool list, makes every call through the mechanisms its arm enables, and emits one trace
 // event per listing and per call (docs/lane.md).
-import { hash } from 'node:crypto';
 import { callTool } from '../mcp/client.ts';
 import type { ElicitationAnswer, ElicitationAsked } from '../mcp/client.ts';
 import type { Client, Notification, RequestOptions, Tool } from '../mcp/types.ts';
@@ -27,10 +26,9 @@ import { openRoster, refreshTool } from './turn.ts';
 import {
   DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_LIST_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS,
 } from './types.ts';
+import { hashCallKey } from './callHash.ts';
 import type { CallAt, CallResult, LaneOptions, LaneTool, Turn } from './types.ts';
 
-/** 64 bits of sha256: collisions are out of reach for the calls of a run. */
-const KEY_HEX_DIGITS = 16;
 
 
 /** Where a qualified tool name goes: its server, its name there, and its definition as listed. */
@@ -46,9 +44,6 @@ interface OpenTurn {
   routes: Map<string, Route>;
 }
 
-export function hashCallKey(key: string): string {
-  return hash('sha256', key, 'hex').slice(0, KEY_HEX_DIGITS);
-}
 
 type ToolCallInput = Omit<ToolCallEvent, 'v' | 't'>;
 

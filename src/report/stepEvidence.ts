@@ -6,7 +6,8 @@
 //
 // Kept in step with src/agent/calls.ts runCalls: a change to which calls it lists must change
 // callsAsAsked too, or rescoring an unchanged rung stops reproducing the run.
-import { toolCallKey } from '../agent/index.ts';
+// From its own module: the agent's index loads the loop and every provider's client with it.
+import { toolCallKey } from '../agent/events.ts';
 import type { StepCall } from '../rungs/checks.ts';
 import type { ContentLevel, ModelResponse, PassStart, ToolCallEvent, TraceEvent } from '../trace/index.ts';
 import { readCountedAttempt } from './attempt.ts';

@@ -9,9 +9,9 @@ import { plural } from '../words.ts';
 import type { PassTranscript } from './build.ts';
 import type { Divergence } from './diverge.ts';
 import { firstDivergence } from './diverge.ts';
-import type { PassEvidence } from '../stepEvidence.ts';
+import type { PassMarks } from './marks.ts';
 import { RunMarks } from './marks.ts';
-import { readTranscriptAndEvidence } from './read.ts';
+import { readTranscript, readTranscriptAndEvidence } from './read.ts';
 import { ladderCommand } from '../../runner/invocation.ts';
 import type { PassStatus, Tone, TranscriptView, ViewOptions } from './view.ts';
 import { firstFailure, passStatus, roundKey, STATUS_TONE, transcriptView } from './view.ts';
@@ -19,18 +19,28 @@ import { firstFailure, passStatus, roundKey, STATUS_TONE, transcriptView } from 
 export interface PassEntry {
   record: PassRecord;
   transcript: PassTranscript;
-  /** What its steps did as the checks see it, for the call marks. */
-  evidence: PassEvidence;
+  /** The checks each call satisfied or broke, when they were asked for (marks.ts). */
+  marks: PassMarks | undefined;
   status: PassStatus;
   failure: string | null;
 }
 
-/** The transcripts of the run's counted passes that `keep` picks, in the run's order. */
-export async function passEntries(run: LoadedRun, keep: (p: PassRecord) => boolean = () => true): Promise<PassEntry[]> {
+/**
+ * The transcripts of the run's counted passes that `keep` picks, in the run's order; with
+ * `callMarks`, each with its calls' marks (the steps' evidence read with it and let go).
+ */
+export async function passEntries(run: LoadedRun, keep: (p: PassRecord) => boolean = () => true, callMarks?: RunMarks): Promise<PassEntry[]> {
   const entries: PassEntry[] = [];
   for (const record of run.passes.filter(keep)) {
-    const { transcript, evidence } = await readTranscriptAndEvidence(run.dir, record);
-    entries.push({ record, transcript, evidence, status: passStatus(transcript), failure: firstFailure(transcript) });
+    let transcript: PassTranscript;
+    let marks: PassMarks | undefined;
+    if (callMarks === undefined) transcript = await readTranscript(run.dir, record);
+    else {
+      const read = await readTranscriptAndEvidence(run.dir, record);
+      transcript = read.transcript;
+      marks = await callMarks.of(record.rung, transcript, read.evidence);
+    }
+    entries.push({ record, transcript, marks, status: passStatus(transcript), failure: firstFailure(transcript) });
   }
   return entries;
 }
@@ -114,7 +124,7 @@ function divergenceText(a: string, b: string, d: Divergence | null): string {
     : `${a} and ${b} first differ at step ${d.step}, round ${d.round}: ${d.what}.`;
 }
 
-async function pairOf(arms: string[], pass: number, byArm: Map<string, PassEntry>, options: ViewOptions, callMarks: RunMarks): Promise<PassPair> {
+function pairOf(arms: string[], pass: number, byArm: Map<string, PassEntry>, options: ViewOptions): PassPair {
   const baseline = baselineArm(arms);
   const base = byArm.get(baseline);
   const marks = new Map<string, Map<string, string>>(arms.map((arm) => [arm, new Map()]));
@@ -141,18 +151,16 @@ async function pairOf(arms: string[], pass: number, byArm: Map<string, PassEntry
     mark(baseline, base.transcript, d, `First difference from ${arm}: ${d.what}.`);
     mark(arm, other.transcript, d, `First difference from ${baseline}: ${d.what}.`);
   }
-  const columns: PassPair['columns'] = [];
-  for (const arm of arms) {
-    const entry = byArm.get(arm);
-    if (entry === undefined) {
-      columns.push({ arm, view: null });
-      continue;
-    }
-    const called = await callMarks.of(entry.record.rung, entry.transcript, entry.evidence);
-    const notes = called.note === null ? [] : [called.note];
-    columns.push({ arm, view: transcriptView(entry.transcript, { ...options, file: entry.record.file, marks: marks.get(arm)!, callMarks: called.marks, notes }) });
-  }
-  return { pass, columns, divergence };
+  return {
+    pass,
+    columns: arms.map((arm) => {
+      const entry = byArm.get(arm);
+      if (entry === undefined) return { arm, view: null };
+      const called = entry.marks === undefined ? {} : { callMarks: entry.marks.marks, notes: entry.marks.note === null ? [] : [entry.marks.note] };
+      return { arm, view: transcriptView(entry.transcript, { ...options, file: entry.record.file, marks: marks.get(arm)!, ...called }) };
+    }),
+    divergence,
+  };
 }
 
 /**
@@ -167,7 +175,7 @@ export async function passGrids(run: LoadedRun, options: ViewOptions = {}, cwd =
   const grids: RungGrid[] = [];
   for (const rung of rungs) {
     // One rung at a time: its transcripts are read, laid out as views, and let go.
-    const entries = await passEntries(run, (p) => p.rung === rung);
+    const entries = await passEntries(run, (p) => p.rung === rung, callMarks);
     const rungArms = arms.filter((arm) => entries.some((e) => e.record.arm === arm));
     const passes = [...new Set(entries.map((e) => e.record.pass))].sort((x, y) => x - y);
     const find = (arm: string, pass: number): PassEntry | undefined => entries.find((e) => e.record.arm === arm && e.record.pass === pass);
@@ -180,14 +188,14 @@ export async function passGrids(run: LoadedRun, options: ViewOptions = {}, cwd =
         if (e === undefined) return null;
         return { status: e.status, tone: STATUS_TONE[e.status], title: `${arm} pass ${pass}: ${e.status}${e.failure === null ? '' : `; ${e.failure}`}` };
       })),
-      pairs: await Promise.all(passes.map((pass) => {
+      pairs: passes.map((pass) => {
         const byArm = new Map<string, PassEntry>();
         for (const arm of rungArms) {
           const e = find(arm, pass);
           if (e !== undefined) byArm.set(arm, e);
         }
-        return pairOf(rungArms, pass, byArm, options, callMarks);
-      })),
+        return pairOf(rungArms, pass, byArm, options);
+      }),
     });
   }
   return grids;
