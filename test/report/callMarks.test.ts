@@ -155,16 +155,10 @@ describe('a rung file changed since the run', () => {
       const text = await showText({ run: edited, rung: 'tiny-marks', arm: 'off', pass: 0, step: 0, cwd: ROOT });
       const named = JSON.parse(await readFile(join(edited, 'manifest.json'), 'utf8')).rungs[0].file;
       expect(text).toContain(`Note: Calls are marked with the checks that failed only: ${named} has changed since this run.`);
-      expect(await shown(edited, 'off', 0)).toEqual([
-        '    → wb__catalog_lookup {"topic":"config/service"}',
-        '    → wb__catalog_lookup {"topic":"config/service"}',
-        '    → wb__catalog_lookup {"topic":"config/service"}',
-        '      ✗ maxRepeats 1: repeat 2 of an identical call',
-        '      ✗ maxCalls 2: call 3, the first over the limit',
-        '    → wb__catalog_lookup {"topic":"config/service"}',
-        '      ✗ maxRepeats 1: repeat 3 of an identical call',
-        '    → wb__catalog_lookup {"topic":"config/service"}',
-      ]);
+      // The same seed, the same passes: the marks of the run in steps mode, less the satisfied ones.
+      const failedOnly = (await shown(steps, 'off', 0)).filter((l) => !l.includes('✓'));
+      expect(failedOnly.filter((l) => l.includes('✗'))).toHaveLength(3);
+      expect(await shown(edited, 'off', 0)).toEqual(failedOnly);
       // From another folder the file is not found: the same marks, another reason.
       expect(await showText({ run: edited, rung: 'tiny-marks', arm: 'off', pass: 0, cwd: join(dir, 'elsewhere') })).toMatch(/Note: Calls are marked with the checks that failed only: .*tiny-marks\.yaml is not found from the current folder\./);
     } finally {
