@@ -2,7 +2,7 @@
 // of call checks over the workbench, run by the synthetic looper (it repeats the catalog lookup
 // until an arm's mechanisms stop it), in steps mode and in one-shot mode. Then its rung file
 // edited: only the failed checks, which the trace names, are marked, and the transcript says why.
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,8 @@ import { runLadder } from '../../src/cli/runLadder.ts';
 import type { RunArgs } from '../../src/cli/runLadder.ts';
 import { showText } from '../../src/report/show.ts';
 import { loadRun } from '../../src/report/summary.ts';
-import { checkNamed } from '../../src/report/transcript/marks.ts';
+import { checkNamed, rungChecks } from '../../src/report/transcript/marks.ts';
+import { sha256 } from '../../src/runner/manifest.ts';
 import { passGrids } from '../../src/report/transcript/run.ts';
 import { transcriptHtml } from '../../src/report/render/transcriptHtml.ts';
 import { describeCheck } from '../../src/rungs/checks.ts';
@@ -164,6 +165,17 @@ describe('a rung file changed since the run', () => {
     } finally {
       await writeFile(rungFile, RUNG);
     }
+  });
+
+  it('finds the rung file the run used, or says in words why not', async () => {
+    const entry = (file: string, text = RUNG) => ({ name: 'tiny-marks', file, sha256: sha256(text), timeFactor: 1 });
+    await mkdir(join(dir, 'a-folder.yaml'));
+    await writeFile(join(dir, 'unloadable.yaml'), 'name: [');
+    expect(await rungChecks(entry('tiny-marks.yaml'), dir)).toMatchObject({ missing: null, steps: [{ length: 6 }, [{ notCalled: 'wb__catalog_lookup' }]] });
+    expect(await rungChecks(entry('tiny-marks.yaml', 'another text'), dir)).toEqual({ steps: undefined, missing: 'tiny-marks.yaml has changed since this run' });
+    expect(await rungChecks(entry('gone.yaml'), dir)).toEqual({ steps: undefined, missing: 'gone.yaml is not found from the current folder' });
+    expect(await rungChecks(entry('a-folder.yaml'), dir)).toEqual({ steps: undefined, missing: 'a-folder.yaml cannot be read (EISDIR)' });
+    expect(await rungChecks(entry('unloadable.yaml', 'name: ['), dir)).toEqual({ steps: undefined, missing: 'unloadable.yaml no longer loads' });
   });
 
   it('reads every kind of check back from its name in a trace, and nothing else', () => {

@@ -33,7 +33,13 @@ export interface RungChecks {
 export async function rungChecks(entry: ManifestRung, cwd: string): Promise<RungChecks> {
   const path = resolve(cwd, entry.file);
   if (!existsSync(path)) return { steps: undefined, missing: `${entry.file} is not found from the current folder` };
-  const text = await readFile(path, 'utf8');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    // A folder of that name, or one this user may not read: the transcript still shows.
+    return { steps: undefined, missing: `${entry.file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  }
   if (sha256(text) !== entry.sha256) return { steps: undefined, missing: `${entry.file} has changed since this run` };
   try {
     return { steps: parseRung(path, text).steps.map((step) => step.checks), missing: null };
