@@ -160,8 +160,11 @@ describe('a rung file changed since the run', () => {
       const failedOnly = (await shown(steps, 'off', 0)).filter((l) => !l.includes('✓'));
       expect(failedOnly.filter((l) => l.includes('✗'))).toHaveLength(3);
       expect(await shown(edited, 'off', 0)).toEqual(failedOnly);
-      // From another folder the file is not found: the same marks, another reason.
-      expect(await showText({ run: edited, rung: 'tiny-marks', arm: 'off', pass: 0, cwd: join(dir, 'elsewhere') })).toMatch(/Note: Calls are marked with the checks that failed only: .*tiny-marks\.yaml is not found from the current folder\./);
+      // From another folder the file is not found: the same marks, another reason. The manifest
+      // names it relative to where the run was made (`../../tmp/...`): from a folder as many
+      // levels below one that does not hold it, those `..` never climb out to it.
+      const elsewhere = join(dir, 'elsewhere', ...named.split('/').filter((part: string) => part === '..').map(() => 'below'));
+      expect(await showText({ run: edited, rung: 'tiny-marks', arm: 'off', pass: 0, cwd: elsewhere })).toMatch(/Note: Calls are marked with the checks that failed only: .*tiny-marks\.yaml is not found from the current folder\./);
     } finally {
       await writeFile(rungFile, RUNG);
     }
