@@ -11,6 +11,7 @@ import { toolCallKey } from '../agent/events.ts';
 import type { StepCall } from '../rungs/checks.ts';
 import type { ContentLevel, ModelResponse, PassStart, ToolCallEvent, TraceEvent } from '../trace/index.ts';
 import { readCountedAttempt } from './attempt.ts';
+import { namedFor } from './transcript/build.ts';
 import type { PassRecord } from './passes.ts';
 
 export interface StepEvidence {
@@ -92,12 +93,13 @@ export async function readPassEvidence(dir: string, pass: PassRecord): Promise<P
 
 function evidenceOf(attempt: EvidenceReader): PassEvidence {
   const full = attempt.content === 'full';
-  // The lane's turn for step s is s + 1; a call joins its model.response by round and the model's id.
+  // The lane's turn for step s is s + 1; a call joins its model.response by round and the model's
+  // id. A call the gateway could not give the model's id (an external agent sent other arguments
+  // than the model's) waits, by round, for the model's call of its tool that no id claimed.
   const byId = new Map<string, ToolCallEvent[]>();
   for (const call of attempt.toolCalls) {
     const id = call['gen_ai.tool.call.id'];
-    if (id === undefined) continue;
-    const key = `${call.turn}:${call.round}:${id}`;
+    const key = id === undefined ? `${call.turn}:${call.round}` : `${call.turn}:${call.round}:${id}`;
     byId.set(key, [...(byId.get(key) ?? []), call]);
   }
   const steps = new Map<number, StepEvidence>();
@@ -131,7 +133,7 @@ function callsAsAsked(step: number, responses: ModelResponse[], ceiling: number,
     const asked = response.message?.toolCalls ?? [];
     for (const call of asked) {
       if (calls.length >= ceiling) break;
-      const sent = byId.get(`${step + 1}:${response.round}:${call.id}`)?.shift();
+      const sent = byId.get(`${step + 1}:${response.round}:${call.id}`)?.shift() ?? unclaimed(byId.get(`${step + 1}:${response.round}`), call.name);
       // Its arguments are the model's: the call reached the lane under this id only with these.
       if (sent !== undefined) calls.push({ tool: sent['gen_ai.tool.name'], key: sent.key, args: call.args, outcome: asRecorded(sent) });
       // Answered without being sent, keyed as the loop keys it: the tool with no arguments.
@@ -139,6 +141,12 @@ function callsAsAsked(step: number, responses: ModelResponse[], ceiling: number,
     }
   }
   return calls;
+}
+
+/** The first call of the round without the model's id that is the model's call of `name` (under an agent's prefix, too), taken. */
+function unclaimed(idless: ToolCallEvent[] | undefined, name: string): ToolCallEvent | undefined {
+  const at = idless?.findIndex((sent) => namedFor(name, sent['gen_ai.tool.name'])) ?? -1;
+  return at < 0 ? undefined : idless!.splice(at, 1)[0];
 }
 
 /** Without the conversation (format 1, redacted): the calls that reached the lane, in order. */

@@ -119,6 +119,22 @@ describe('an external agent that changed or answered a call on its way', () => {
     ]);
   });
 
+  it('is the call the checks counted, with the model\'s arguments, though the gateway could not give it the model\'s id', () => {
+    const trace = agentRound(true);
+    const evidence = new EvidenceReader(trace[0] as PassStart);
+    for (const event of trace.slice(1)) evidence.add(event);
+    const calls = evidence.evidence().steps.get(0)!.calls;
+    expect(calls).toEqual([{ tool: 'ev__get-sum', key: 'k-numbers', args: { a: '1234', b: '4321' }, outcome: 'ok' }]);
+    const transcript = buildTranscript(trace)!;
+    const { marks } = passMarks(transcript, evidence.evidence(), { steps: [[{ called: 'ev__get-sum' }]], missing: null }, false);
+    expect(transcriptView(transcript, { callMarks: marks, external: true }).steps[0]!.rounds[0]!.calls[0]!.checks).toEqual([{ tone: 'good', text: 'called ev__get-sum' }]);
+    // Answered by the agent itself, nothing reached the gateway: no call for the checks.
+    const unsent = agentRound(false);
+    const none = new EvidenceReader(unsent[0] as PassStart);
+    for (const event of unsent.slice(1)) none.add(event);
+    expect(none.evidence().steps.get(0)!.calls).toEqual([]);
+  });
+
   it('is a call the agent answered itself, when no call reached the gateway but the model got an answer', () => {
     expect(calls(false, true)).toEqual([
       'mcp__ladder__ev__get-sum {"a":"1234","b":"4321"}: not_made: not sent: the agent answered it itself, without calling the tool through the gateway',
