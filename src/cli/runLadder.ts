@@ -174,7 +174,9 @@ export async function runLadder(args: RunArgs, world: LadderWorld = {}): Promise
     return 1;
   }
   const summary = await writeSummary(prepared.out);
-  say(`complete: ${plural(result.complete, 'pass', 'passes')} in ${where}${result.spentUsd === null || prepared.pricing.status !== 'priced' ? '' : `, ${formatUsd(result.spentUsd)}${result.spentLowerBound === true ? '+' : ''} spent`}`);
+  // A free model's run says what it spent once its judges spent something.
+  const spent = result.spentUsd !== null && (prepared.pricing.status === 'priced' || result.spentUsd > 0);
+  say(`complete: ${plural(result.complete, 'pass', 'passes')} in ${where}${spent ? `, ${formatUsd(result.spentUsd)}${result.spentLowerBound === true ? '+' : ''} spent` : ''}`);
   if (args.summary === 'full') {
     // Two or more arms: their comparison (the report layer's renderer); one arm: its own figures.
     const print = (text: string) => say(text.trimEnd());

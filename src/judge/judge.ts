@@ -49,8 +49,15 @@ export interface JudgeAsk {
   at?: JudgedAt;
 }
 
-/** A verdict (`cached` when no model was asked this time), or why there is none. */
-export type JudgeOutcome = { passed: boolean; why: string; model: string; cached: boolean } | { unknown: string };
+/**
+ * A verdict, or why there is none. Bought: a model was asked for it this time, at `costUsd`
+ * (null when the model is unpriced), which the asker's pass spent; `cached`: served from a kept
+ * verdict, or from the one another asker bought at the same moment, at no cost.
+ */
+export type JudgeOutcome =
+  | { passed: boolean; why: string; model: string; cached: false; costUsd: number | null }
+  | { passed: boolean; why: string; model: string; cached: true }
+  | { unknown: string };
 
 export type JudgeFn = (ask: JudgeAsk) => Promise<JudgeOutcome>;
 
@@ -137,7 +144,7 @@ export async function openJudge(options: JudgeOptions): Promise<JudgeFn> {
     known.set(key, judgement);
     own.add(key);
     await appendFile(options.file, `${JSON.stringify(judgement)}\n`);
-    return { passed: verdict.passed, why: verdict.why, model, cached: false };
+    return { passed: verdict.passed, why: verdict.why, model, cached: false, costUsd };
   };
 
   return async (ask) => {
@@ -158,12 +165,15 @@ export async function openJudge(options: JudgeOptions): Promise<JudgeFn> {
     if (options.offline !== undefined || options.adapter === undefined) {
       return { unknown: `no kept verdict for this step from ${model}, and ${options.offline ?? 'no model may be asked'}` };
     }
-    // Two passes judging the same content at once buy one verdict.
-    let pending = asking.get(key);
-    if (pending === undefined) {
-      pending = buy(model, ask, key, transcript).finally(() => asking.delete(key));
-      asking.set(key, pending);
+    // Two passes judging the same content at once buy one verdict: the first pays for it, the
+    // second is served it as from the file, so the run's spending counts it once.
+    const pending = asking.get(key);
+    if (pending !== undefined) {
+      const shared = await pending;
+      return 'unknown' in shared ? shared : { passed: shared.passed, why: shared.why, model: shared.model, cached: true };
     }
-    return pending;
+    const bought = buy(model, ask, key, transcript).finally(() => asking.delete(key));
+    asking.set(key, bought);
+    return bought;
   };
 }

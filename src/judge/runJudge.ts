@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createModel } from '../models/index.ts';
 import type { AdapterOptions, ModelAdapter, ModelFlags } from '../models/index.ts';
 import { AimdLimiter } from '../models/pace.ts';
+import type { PriceTable } from '../models/prices.ts';
 import type { Rung } from '../rungs/schema.ts';
 import { JUDGEMENTS } from './judge.ts';
 import type { JudgeOptions } from './judge.ts';
@@ -20,6 +21,8 @@ export interface RunJudgeInput {
   pace?: AimdLimiter;
   /** A replay's source folder: its judgements answer, and no model is asked. */
   replayDir?: string;
+  /** What the verdicts bought are priced at (the run's --prices over the shipped table). */
+  prices?: PriceTable;
 }
 
 /** The judge options of a run writing to `out`, for openJudge. */
@@ -36,7 +39,7 @@ export function runJudgeOptions(out: string, input: RunJudgeInput): JudgeOptions
     if (spec === input.spec && !input.synthetic) return createModel(spec, { ...input.world, ...input.flags, ...(input.pace ? { pace: input.pace } : {}) });
     return createModel(spec, { ...input.world, pace: new AimdLimiter({ max: 1, now: () => performance.now() }) });
   };
-  return { file: join(out, JUDGEMENTS), adapter, ...(input.synthetic ? {} : { defaultModel: input.spec }) };
+  return { file: join(out, JUDGEMENTS), adapter, ...(input.synthetic ? {} : { defaultModel: input.spec }), ...(input.prices === undefined ? {} : { prices: input.prices }) };
 }
 
 /** The judge models the rungs name, each with where it is named, to be made (and refused) before the run starts. */

@@ -49,6 +49,8 @@ export interface CheckResult {
   why?: string;
   /** A judge check's verdict: the model that gave it (every judged verdict is labelled so). */
   judgedBy?: string;
+  /** A judge check's verdict bought for this step: what it cost (null: the judge is unpriced); absent when it was served kept. */
+  judgeUsd?: number | null;
   /** A judge check no judge answered (`why` says why): a rescore leaves it undecided. */
   unjudged?: true;
 }
@@ -132,7 +134,7 @@ async function runCheck(check: Check, step: StepRecord): Promise<CheckResult> {
       step: { prompt: step.prompt ?? '', calls: step.calls, answer: step.answer }, ...(step.at === undefined ? {} : { at: step.at }),
     });
     if ('unknown' in verdict) return { ...fail(`not judged: ${verdict.unknown}`), unjudged: true };
-    const judged = { judgedBy: verdict.model };
+    const judged = { judgedBy: verdict.model, ...(verdict.cached ? {} : { judgeUsd: verdict.costUsd }) };
     return verdict.passed ? { ...pass, ...judged } : { ...fail(`judged by ${verdict.model}: ${verdict.why}`), ...judged };
   }
   if ('maxRounds' in check) {

@@ -13,7 +13,7 @@ import type { ChatMessage } from '../models/index.ts';
 import { answerCheckOf, runChecks } from '../rungs/checks.ts';
 import type { Rung, RungStep } from '../rungs/schema.ts';
 import { Scrubber, TraceWriter } from '../trace/index.ts';
-import type { Emit, Secret } from '../trace/index.ts';
+import type { Emit, JudgedCheck, Secret } from '../trace/index.ts';
 import type { AgentFactory } from './agents.ts';
 import { ExternalSteps } from './external.ts';
 import { oneshotPrompt } from './oneshot.ts';
@@ -54,7 +54,7 @@ export interface StepOutcome {
   passed: boolean;
   reason: StepResult['reason'];
   /** Every check with its result, in the rung's order. */
-  checks: { check: string; passed: boolean; why?: string; judgedBy?: string }[];
+  checks: { check: string; passed: boolean; why?: string; judgedBy?: string; judgeUsd?: number | null }[];
   /** An errored step (a provider that kept failing): its one line, and the cause in a few words. */
   error?: { line: string; cause: string };
 }
@@ -207,8 +207,10 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
 }
 
 /** The step's judged verdicts for its step.end; nothing when it has no judge check. */
-function judgedOf(checks: StepOutcome['checks']): { judged?: { check: string; passed: boolean; model: string }[] } {
-  const judged = checks.flatMap((c) => (c.judgedBy === undefined ? [] : [{ check: c.check, passed: c.passed, model: c.judgedBy }]));
+function judgedOf(checks: StepOutcome['checks']): { judged?: JudgedCheck[] } {
+  // A verdict bought for this step carries its cost, which the run's spending reads (spend.ts);
+  // one served kept has none (undefined is not written).
+  const judged = checks.flatMap((c) => (c.judgedBy === undefined ? [] : [{ check: c.check, passed: c.passed, model: c.judgedBy, usd: c.judgeUsd }]));
   return judged.length === 0 ? {} : { judged };
 }
 

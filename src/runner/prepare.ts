@@ -255,6 +255,8 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
   }
   const judge = runJudgeOptions(out, {
     spec: choice.spec, synthetic: choice.synthetic, flags, world: world.adapter ?? {}, ...(pace === undefined ? {} : { pace }),
+    // The judges' verdicts are priced at the run's --prices too (a file priceRun has read already).
+    prices: loadPrices(request.prices, world.cwd),
     ...(recording === undefined ? {} : { replayDir: recording.dir }),
   });
   return {

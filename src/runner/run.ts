@@ -102,6 +102,8 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
   const todo: PassId[] = [];
   const { pricing, pace } = prepared;
   // What the passes already made spent (a resumed run), for the progress line and --max-cost.
+  // A rung with judge checks spent on its judges too, whatever the run's model costs.
+  const hasJudge = (rung: string): boolean => byName.get(rung)!.rung.steps.some((step) => step.checks.some((check) => 'judge' in check));
   const earlier: PassCostOf[] = [];
   for (const id of plan) {
     const file = tracePath(out, id);
@@ -113,7 +115,7 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
     }
     const t = done.get(id.arm) ?? { clean: 0, done: 0 };
     done.set(id.arm, { clean: t.clean + (end.passed ? 1 : 0), done: t.done + 1 });
-    const cost = await passCost(file, pricing);
+    const cost = await passCost(file, pricing, hasJudge(id.rung));
     if (cost !== null) earlier.push({ rung: id.rung, ...cost });
   }
   // The run's one running total (null: the model has no price, so there is none, nor a limit).
@@ -168,7 +170,7 @@ export async function executeRun(prepared: PreparedRun, world: ExecuteWorld): Pr
   const perPass = passSignals(signal);
   /** What the pass in `file` spent, counted toward the run's spending and its limit. */
   const count = async (id: PassId, file: string): Promise<void> => {
-    const cost = await passCost(file, pricing);
+    const cost = await passCost(file, pricing, hasJudge(id.rung));
     if (cost !== null) spending?.finished(keyOf(id), id.rung, cost.usd, cost.missing);
   };
   try {

@@ -340,7 +340,11 @@ export const stepEndShape = z.object({
   reason: z.enum(STEP_END_REASONS),
   failedChecks: z.array(failedCheckShape),
   /** Every judge check's verdict, passed ones too, with the model that gave it: a judged verdict is never shown as a computed one. */
-  judged: z.array(z.object({ check: text, passed: z.boolean(), model: text })).optional(),
+  judged: z.array(z.object({
+    check: text, passed: z.boolean(), model: text,
+    /** US dollars, when the verdict was bought for this step (absent: served kept); null when the judge model is unpriced. */
+    usd: z.number().nonnegative().nullable().optional(),
+  })).optional(),
   rounds: count,
   calls: count,
   ms,

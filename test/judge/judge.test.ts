@@ -48,7 +48,8 @@ describe('judge', () => {
   it('asks the model once with the rubric and the transcript, keeps the verdict with its tokens and cost, and serves it again without asking', async () => {
     server.reply(verdict('pass', 'The query returned 4 and the answer says 4.'));
     const judge = await openJudge(options());
-    expect(await judge(ASK)).toStrictEqual({ passed: true, why: 'The query returned 4 and the answer says 4.', model: MODEL, cached: false });
+    // Bought now: the outcome says what it cost, which the asking pass spent (30 input tokens at $1 per million, 9 output at $4).
+    expect(await judge(ASK)).toStrictEqual({ passed: true, why: 'The query returned 4 and the answer says 4.', model: MODEL, cached: false, costUsd: (30 * 1 + 9 * 4) / 1_000_000 });
     // The strict stand-in refused nothing: no tools, temperature 0, a token limit it accepts.
     expect(server.seen).toHaveLength(1);
     expect(server.lastRefused).toBeUndefined();
@@ -81,7 +82,8 @@ describe('judge', () => {
       defaultModel: 'anthropic:judge-a',
       adapter: (spec) => createModel(spec, { baseUrl: server.url, apiKey: 'k', env: {}, retry: { maxAttempts: 1 } }),
     }));
-    expect(await judge(ASK)).toStrictEqual({ passed: false, why: "The count is not the query's.", model: 'anthropic:judge-a', cached: false });
+    // No entry for this model: at a local server it is free.
+    expect(await judge(ASK)).toStrictEqual({ passed: false, why: "The count is not the query's.", model: 'anthropic:judge-a', cached: false, costUsd: 0 });
     expect(server.lastRefused).toBeUndefined();
     const body = server.seen[0]!.body;
     expect(body.system).toContain('You judge one step');
@@ -96,7 +98,7 @@ describe('judge', () => {
     await judge(ASK);
     expect(await judge({ ...ASK, rubric: 'Something else.' })).toMatchObject({ passed: false, why: 'b', cached: false });
     expect(await judge({ ...ASK, step: { ...STEP, answer: 'There are 5.' } })).toMatchObject({ passed: false, why: 'c', cached: false });
-    expect(await judge({ ...ASK, model: 'openai:other' })).toStrictEqual({ passed: true, why: 'd', model: 'openai:other', cached: false });
+    expect(await judge({ ...ASK, model: 'openai:other' })).toStrictEqual({ passed: true, why: 'd', model: 'openai:other', cached: false, costUsd: 0 });
     expect(server.seen.map((s) => s.body.model)).toStrictEqual(['judge-m', 'judge-m', 'judge-m', 'other']);
     expect((await readJudgements(join(dir, JUDGEMENTS))).size).toBe(4);
   });
@@ -105,8 +107,9 @@ describe('judge', () => {
     server.reply(verdict('fail', 'wrong count'));
     const judge = await openJudge(options());
     const [a, b] = await Promise.all([judge(ASK), judge(ASK)]);
-    expect(a).toStrictEqual(b);
-    expect(a).toMatchObject({ passed: false, why: 'wrong count' });
+    // The first asker paid for it; the second is served it, so a run's spending counts it once.
+    expect(a).toStrictEqual({ passed: false, why: 'wrong count', model: MODEL, cached: false, costUsd: (30 * 1 + 9 * 4) / 1_000_000 });
+    expect(b).toStrictEqual({ passed: false, why: 'wrong count', model: MODEL, cached: true });
     expect(server.seen).toHaveLength(1);
     expect((await readFile(join(dir, JUDGEMENTS), 'utf8')).trim().split('\n')).toHaveLength(1);
   });

@@ -120,6 +120,28 @@ describe('a run with a judge check', () => {
   });
 });
 
+describe("a judge's spending", () => {
+  it("counts toward the run's, though the run's model is free: priced at --prices, on step.end, in the run's last line and within --max-cost", async () => {
+    const prices = join(dir, 'judge-prices.json');
+    // A price for the judge at the stand-in's address: $1,000 and $4,000 a million, so each verdict (30 in, 9 out) costs $0.066.
+    await writeFile(prices, JSON.stringify({ prices: [{ model: 'openai:judge-m', baseUrl: `${server.url}/v1`, input: 1000, output: 4000 }] }));
+    server.reply(...Array.from({ length: 4 }, (_, i) => verdict('pass', `It gives 8080 (${i}).`)));
+    const priced = join(dir, 'priced');
+    const { code, lines } = await run({ rungs: [judged], model: 'synthetic:looper?p=1', passes: 2, seed: 5, timeFactor: 0.01, concurrency: 1, out: priced, prices, maxCost: 5 });
+    server.dropReplies();
+    expect(code).toBe(0);
+    const bought = [...(await readJudgements(join(priced, JUDGEMENTS))).values()];
+    expect(bought.length).toBeGreaterThan(0);
+    for (const j of bought) expect(j.costUsd).toBeCloseTo(0.066, 12);
+    // Each bought verdict's cost rides on the step.end of the pass that bought it; one served kept carries none.
+    const costs = (await Promise.all(['on', 'off'].flatMap((arm) => [0, 1].map((pass) => traceSteps(priced, arm, pass)))))
+      .flat().flatMap((end) => (end['judged'] as { usd?: number }[]).map((j) => j.usd));
+    expect(costs.filter((usd) => usd !== undefined)).toHaveLength(bought.length);
+    expect(costs.filter((usd) => usd === undefined)).toHaveLength(4 - bought.length);
+    expect(lines.find((l) => l.startsWith('complete: '))).toMatch(new RegExp(`, \\$${(0.066 * bought.length).toFixed(2).replace('.', '\\.')} spent$`));
+  }, 120_000);
+});
+
 describe('a judge model a rung names', () => {
   it('is made before the run starts: a missing key is one line, and no results folder is left', async () => {
     const lines: string[] = [];

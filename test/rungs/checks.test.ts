@@ -236,12 +236,12 @@ describe('judge checks', () => {
     const asked: unknown[] = [];
     const judge: JudgeFn = async (ask) => {
       asked.push(ask);
-      return { passed: true, why: 'It gives 8080.', model: 'openai:j', cached: false };
+      return { passed: true, why: 'It gives 8080.', model: 'openai:j', cached: false, costUsd: 0.002 };
     };
     const at = { rung: 'r', arm: 'on', pass: 1, step: 0 };
     const named: Check = { judge: { rubric: 'The answer gives the port.', model: 'openai:j' } };
     expect(await one(named, step({ calls, prompt: 'Which port?', judge, at }))).toStrictEqual({
-      check: 'judge {"rubric":"The answer gives the port.","model":"openai:j"}', passed: true, judgedBy: 'openai:j',
+      check: 'judge {"rubric":"The answer gives the port.","model":"openai:j"}', passed: true, judgedBy: 'openai:j', judgeUsd: 0.002,
     });
     expect(asked).toStrictEqual([{
       rubric: 'The answer gives the port.', model: 'openai:j', step: { prompt: 'Which port?', calls, answer: 'The port is 8080.' }, at,
@@ -256,6 +256,9 @@ describe('judge checks', () => {
     expect(await one(check, step({ judge }))).toStrictEqual({
       check: 'judge {"rubric":"The answer gives the port."}', passed: false, why: 'judged by openai:j: No port is given.', judgedBy: 'openai:j',
     });
+    // Bought now from an unpriced model: its cost is unknown, which is said (null), not left out.
+    const unpriced: JudgeFn = async () => ({ passed: false, why: 'No port is given.', model: 'openai:j', cached: false, costUsd: null });
+    expect(await one(check, step({ judge: unpriced }))).toMatchObject({ passed: false, judgedBy: 'openai:j', judgeUsd: null });
   });
 
   it('fails, marked unjudged, when there is no judge or it gives no verdict', async () => {

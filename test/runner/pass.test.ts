@@ -169,21 +169,22 @@ describe('runPass judging a step', () => {
     const asks: JudgeAsk[] = [];
     const judge: JudgeFn = async (ask) => {
       asks.push(ask);
-      return { passed: true, why: 'read', model: 'openai:j', cached: false };
+      return { passed: true, why: 'read', model: 'openai:j', cached: false, costUsd: 0.0125 };
     };
     const steps = STEP('read it', 3, "[{ called: wb__files_read }, { judge: { rubric: 'It read the note.' } }]") + STEP('say it', 3, '[{ answer: { mentions: [alpha] } }]');
     const script = (n: number): Reply => (n === 1 ? { calls: [read] } : { text: 'it says alpha' });
     const { outcome, events } = await judged(steps, script, undefined, judge)();
     expect(outcome.steps[0]!.checks).toEqual([
       { check: 'called "wb__files_read"', passed: true },
-      { check: 'judge {"rubric":"It read the note."}', passed: true, judgedBy: 'openai:j' },
+      { check: 'judge {"rubric":"It read the note."}', passed: true, judgedBy: 'openai:j', judgeUsd: 0.0125 },
     ]);
     expect(asks).toEqual([{
       rubric: 'It read the note.', step: { prompt: 'read it', calls: [expect.objectContaining({ tool: 'wb__files_read', outcome: 'ok' })], answer: 'it says alpha' },
       at: { rung: 'r', arm: 'on', pass: 0, step: 0 },
     }]);
     const ends = events.filter((e) => e.type === 'step.end') as { judged?: unknown }[];
-    expect(ends[0]!.judged).toEqual([{ check: 'judge {"rubric":"It read the note."}', passed: true, model: 'openai:j' }]);
+    // What the verdict cost rides on step.end, where the run's spending reads it (spend.ts).
+    expect(ends[0]!.judged).toEqual([{ check: 'judge {"rubric":"It read the note."}', passed: true, model: 'openai:j', usd: 0.0125 }]);
     // A step with no judge check has no judged list at all.
     expect('judged' in ends[1]!).toBe(false);
 

@@ -18,6 +18,12 @@ const response = (input: number | null, output: number | null, extra: object = {
   v: 2, type: 'model.response', t: 1, step: 0, round: 1, 'gen_ai.usage.input_tokens': input, 'gen_ai.usage.output_tokens': output,
   'gen_ai.response.finish_reasons': ['end'], ms: 1, attempts: 1, textBytes: 0, toolCalls: [], ...extra,
 });
+const NO_JUDGES = { usd: 0, unpriced: 0 };
+/** A step's end with its judged verdicts (`usd` absent: served kept; null: an unpriced judge). */
+const stepEnd = (...judged: { usd?: number | null }[]) => ({
+  v: 2, type: 'step.end', t: 2, step: 0, passed: true, reason: 'answered', failedChecks: [], rounds: 1, calls: 0, ms: 1,
+  judged: judged.map((j, i) => ({ check: `judge {"rubric":"r${i}"}`, passed: true, model: 'openai:j', ...j })),
+});
 /** A request the step's time limit cut off: the slot the agent loop records for it. */
 const CUT_OFF = { ...response(null, null), 'gen_ai.response.finish_reasons': [], 'error.type': 'time_limit' };
 
@@ -52,6 +58,10 @@ describe('spendText', () => {
     expect(spendText(UNPRICED, undefined, pace)).toBe('cost unknown (no price), concurrency 4/8');
   });
 
+  it('says what a free model\'s run spent on its judges, once they spent', () => {
+    expect(spendText(FREE, { spentUsd: 0.031, maxUsd: 1, lowerBound: false }, undefined)).toBe('$0.031 spent of $1.00 max');
+  });
+
   it('says nothing of money for a free model, nor of a level that cannot move', () => {
     expect(spendText(FREE, { spentUsd: 0, maxUsd: undefined, lowerBound: false }, undefined)).toBe('');
     expect(spendText({ status: 'free', model: 'ollama:m', why: '' }, undefined, new AimdLimiter({ max: 1, now: () => 0 }))).toBe('');
@@ -67,7 +77,7 @@ describe('what a pass spent', () => {
     const file = await trace([START, response(999, 999), START,
       response(1_000_000, 100_000, { 'gen_ai.usage.cache_read.input_tokens': 500_000 }),
       response(10, 5, { 'gen_ai.usage.cache_creation.input_tokens': 7 })]);
-    expect(await passTokens(file)).toStrictEqual({ tokens: { input: 1_000_010, output: 100_005, cacheRead: 500_000, cacheWrite: 7 }, missing: 0 });
+    expect(await passTokens(file)).toStrictEqual({ tokens: { input: 1_000_010, output: 100_005, cacheRead: 500_000, cacheWrite: 7 }, missing: 0, judges: NO_JUDGES });
   });
 
   it('prices a pass\'s cache writes at the input price when the model has no write price', async () => {
@@ -81,12 +91,12 @@ describe('what a pass spent', () => {
     expect((await passTokens(await trace([START, response(null, 10)]))).missing).toBe(1);
     expect((await passTokens(await trace([START, response(10, null)]))).missing).toBe(1);
     expect(await passTokens(await trace([START, response(null, 10), response(3, null), response(1, 1)])))
-      .toStrictEqual({ tokens: { input: 4, output: 11, cacheRead: 0, cacheWrite: 0 }, missing: 2 });
+      .toStrictEqual({ tokens: { input: 4, output: 11, cacheRead: 0, cacheWrite: 0 }, missing: 2, judges: NO_JUDGES });
   });
 
   it('counts a request cut off by the time limit as missing, as the report does, never as free', async () => {
     expect(await passTokens(await trace([START, response(5, 5), CUT_OFF])))
-      .toStrictEqual({ tokens: { input: 5, output: 5, cacheRead: 0, cacheWrite: 0 }, missing: 1 });
+      .toStrictEqual({ tokens: { input: 5, output: 5, cacheRead: 0, cacheWrite: 0 }, missing: 1, judges: NO_JUDGES });
     expect((await passTokens(await trace([START, { ...CUT_OFF, 'error.type': 'rate_limit' }]))).missing).toBe(1);
   });
 
@@ -95,12 +105,12 @@ describe('what a pass spent', () => {
       v: 2, type: 'model.request', t: 1, step: 0, round: 1, 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai',
       'gen_ai.request.model': 'm', tools: 0, messages: 1, messageBytes: 10,
     };
-    expect(await passTokens(await trace([START, request]))).toStrictEqual({ tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, missing: 0 });
+    expect(await passTokens(await trace([START, request]))).toStrictEqual({ tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, missing: 0, judges: NO_JUDGES });
   });
 
   it('reads a trace that does not exist as costing nothing', async () => {
     const dir = await tempDir('ladder-spend-');
-    expect(await passTokens(join(dir, 'none.jsonl'))).toStrictEqual({ tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, missing: 0 });
+    expect(await passTokens(join(dir, 'none.jsonl'))).toStrictEqual({ tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, missing: 0, judges: NO_JUDGES });
   });
 
   it('says why a trace that cannot be read is not costed', async () => {
@@ -114,6 +124,17 @@ describe('what a pass spent', () => {
     const cost = await passCost(file, PRICED);
     expect(cost?.usd).toBeCloseTo(0.5 + 0.05 + 1, 10);
     expect(cost?.missing).toBe(1);
+  });
+
+  it('adds what its judges bought, of its last attempt; a verdict served kept cost nothing, an unpriced one is missing', async () => {
+    const file = await trace([START, response(5, 5), stepEnd({ usd: 9 }), START, response(1_000_000, 0), stepEnd({ usd: 0.25 }, {}, { usd: null }), stepEnd({ usd: 0.5 })]);
+    expect(await passTokens(file)).toStrictEqual({ tokens: { input: 1_000_000, output: 0, cacheRead: 0, cacheWrite: 0 }, missing: 0, judges: { usd: 0.75, unpriced: 1 } });
+    // $1 for the model's million input tokens, $0.75 for the judges; the unpriced verdict makes it a lower bound.
+    expect(await passCost(file, PRICED)).toStrictEqual({ usd: 1.75, missing: 1 });
+    // A free model (synthetic, local) spent only on its judges, read when the rung has any.
+    expect(await passCost(file, FREE, true)).toStrictEqual({ usd: 0.75, missing: 1 });
+    expect(await passCost(file, FREE)).toStrictEqual({ usd: 0, missing: 0 });
+    expect(await passCost(file, UNPRICED, true)).toBeNull();
   });
 
   it('costs nothing for a free model and has no cost for an unpriced one, without reading the trace', async () => {
