@@ -12,7 +12,7 @@ import { readPassEvidence } from '../report/stepEvidence.ts';
 import { loadRun } from '../report/summary.ts';
 import { agreement } from './agreement.ts';
 import type { Agreement } from './agreement.ts';
-import { JUDGEMENTS, openJudge, readJudgements } from './judge.ts';
+import { JUDGEMENTS, openJudge } from './judge.ts';
 
 /** What the judge is asked when no rubric is given: the task, done. */
 export const DEFAULT_RUBRIC = 'The agent did what the task asked, completely and correctly, and its final answer says so truthfully.';
@@ -65,7 +65,6 @@ export async function judgeAgreement(dir: string, options: AgreementOptions): Pr
   createModel(model, options.world ?? {});
   const rungs = await currentRungs(run, { cwd: options.cwd, ...(options.rungs === undefined ? {} : { rungs: options.rungs }) });
   const file = join(dir, JUDGEMENTS);
-  const before = await readJudgements(file);
   const judge = await openJudge({ file, defaultModel: model, adapter: (spec) => createModel(spec, options.world ?? {}) });
   const oneshot = run.manifest.options.mode === 'oneshot';
   const left = new Map<string, number>();
@@ -74,6 +73,8 @@ export async function judgeAgreement(dir: string, options: AgreementOptions): Pr
   const pairs: { checks: boolean; judge: boolean }[] = [];
   const disagreements: Rated[] = [];
   const unrated: Rated[] = [];
+  /** What each verdict bought this time cost (one served kept cost nothing). */
+  const costs: (number | null)[] = [];
   let done = 0;
   let lastPass: (typeof todo)[number]['pass'] | undefined;
   let evidence: Awaited<ReturnType<typeof readPassEvidence>> | undefined;
@@ -96,6 +97,7 @@ export async function judgeAgreement(dir: string, options: AgreementOptions): Pr
         if ('unknown' in verdict) {
           unrated.push({ ...id, checks: step.passed, judge: null, why: verdict.unknown });
         } else {
+          if (!verdict.cached) costs.push(verdict.costUsd);
           pairs.push({ checks: step.passed, judge: verdict.passed });
           if (verdict.passed !== step.passed) disagreements.push({ ...id, checks: step.passed, judge: verdict.passed, why: verdict.why });
         }
@@ -103,13 +105,10 @@ export async function judgeAgreement(dir: string, options: AgreementOptions): Pr
     }
     options.progress?.(done, todo.length);
   }
-  const after = await readJudgements(file);
-  const bought = [...after.values()].filter((j) => !before.has(j.key));
-  const costs = bought.map((j) => j.costUsd);
   return {
     model, rubric, agreement: agreement(pairs), disagreements, unrated,
     leftOut: [...left].map(([why, n]) => `${n} step-run${n === 1 ? '' : 's'}: ${why}`),
-    bought: bought.length,
+    bought: costs.length,
     costUsd: costs.includes(null) ? null : costs.reduce<number>((sum, c) => sum + c!, 0),
   };
 }
