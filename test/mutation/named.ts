@@ -750,7 +750,7 @@ const NEW_MODULES: NamedMutation[] = [
   },
   {
     name: 'spending summed over every attempt', file: SPEND,
-    edits: [{ search: "      if (event.type === 'pass.start') spend = { tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, missing: 0 };\n", replace: '' }],
+    edits: [{ search: "      if (event.type === 'pass.start') spend = nothingSpent();\n", replace: '' }],
     breaks: 'a resumed pass is charged for the attempt it replaced as well', why: 'a resumed run stops early on --max-cost for money spent once', tests: SPEND_TESTS,
   },
   {
@@ -922,6 +922,16 @@ const NEW_MODULES: NamedMutation[] = [
     name: "a one-shot run's call marks looked for on each step", file: 'src/report/transcript/marks.ts',
     edits: [{ search: 'const ran = oneshot ? 0 : step.step;', replace: 'const ran = step.step;' }],
     breaks: "a one-shot transcript marks no call with the later steps' checks", why: 'every step was judged on the calls recorded as step 0, and their marks would say nothing of it', tests: ['test/report/callMarks.test.ts'],
+  },
+  {
+    name: "a judge's spending left out of its pass's cost", file: 'src/runner/spend.ts',
+    edits: [{ search: 'return { usd: model.usd + spend.judges.usd, missing: model.missing + spend.judges.unpriced };', replace: 'return model;' }],
+    breaks: 'what judge checks bought never counts toward the run\'s spending', why: '--max-cost would let a run with a hosted judge spend past its limit', tests: ['test/runner/spend.test.ts', 'test/judge/judgeRun.test.ts'],
+  },
+  {
+    name: "a free model's run never reads what its judges spent", file: 'src/runner/run.ts',
+    edits: [{ search: '    const cost = await passCost(file, pricing, hasJudge(id.rung));\n    if (cost !== null) spending?.finished(', replace: '    const cost = await passCost(file, pricing);\n    if (cost !== null) spending?.finished(' }],
+    breaks: 'a synthetic or local run with a hosted judge says it spent nothing', why: 'its --max-cost never stops it, whatever the judge costs', tests: ['test/judge/judgeRun.test.ts'],
   },
   {
     name: "show's transcript left without its call marks", file: 'src/report/show.ts',
