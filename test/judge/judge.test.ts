@@ -112,6 +112,12 @@ describe('judge', () => {
     expect(b).toStrictEqual({ passed: false, why: 'wrong count', model: MODEL, cached: true });
     expect(server.seen).toHaveLength(1);
     expect((await readFile(join(dir, JUDGEMENTS), 'utf8')).trim().split('\n')).toHaveLength(1);
+    // No verdict from the one request: both askers hear why.
+    server.reply(openaiReply('No idea.'));
+    const [c, d] = await Promise.all([judge({ ...ASK, rubric: 'other' }), judge({ ...ASK, rubric: 'other' })]);
+    expect(c).toStrictEqual({ unknown: 'the judge\'s reply holds no JSON object: "No idea."' });
+    expect(d).toStrictEqual(c);
+    expect(server.seen).toHaveLength(2);
   });
 
   it('keys a verdict by the first 16 hex digits of the sha256 of model, rubric and transcript', () => {
