@@ -135,6 +135,10 @@ describe('what a pass spent', () => {
     expect(await passCost(file, FREE, true)).toStrictEqual({ usd: 0.75, missing: 1 });
     expect(await passCost(file, FREE)).toStrictEqual({ usd: 0, missing: 0 });
     expect(await passCost(file, UNPRICED, true)).toBeNull();
+    // A free model's response with no token count costs nothing either way: only the judges' unpriced verdicts make a lower bound.
+    const uncounted = await trace([START, response(null, null), stepEnd({ usd: 0.5 })]);
+    expect(await passCost(uncounted, FREE, true)).toStrictEqual({ usd: 0.5, missing: 0 });
+    expect(await passCost(uncounted, PRICED, true)).toStrictEqual({ usd: 0.5, missing: 1 });
   });
 
   it('costs nothing for a free model and has no cost for an unpriced one, without reading the trace', async () => {
