@@ -96,11 +96,12 @@ function evidenceOf(attempt: EvidenceReader): PassEvidence {
   // The lane's turn for step s is s + 1; a call joins its model.response by round and the model's
   // id. A call the gateway could not give the model's id (an external agent sent other arguments
   // than the model's) waits, by round, for the model's call of its tool that no id claimed.
-  const byId = new Map<string, ToolCallEvent[]>();
+  // The lane's calls by `turn:round:id`, and those without an id by `turn:round`.
+  const lanesCalls = new Map<string, ToolCallEvent[]>();
   for (const call of attempt.toolCalls) {
     const id = call['gen_ai.tool.call.id'];
     const key = id === undefined ? `${call.turn}:${call.round}` : `${call.turn}:${call.round}:${id}`;
-    byId.set(key, [...(byId.get(key) ?? []), call]);
+    lanesCalls.set(key, [...(lanesCalls.get(key) ?? []), call]);
   }
   const steps = new Map<number, StepEvidence>();
   for (const step of attempt.steps) {
@@ -111,7 +112,7 @@ function evidenceOf(attempt: EvidenceReader): PassEvidence {
       prompt: attempt.prompts.get(step),
       answer: full ? (answered.at(-1)?.message?.content ?? '') : undefined,
       responses: responses.filter((r) => r['error.type'] === undefined).map((r) => ({ t: r.t, text: r.message?.content })),
-      calls: full ? callsAsAsked(step, answered, attempt.ceilings.get(step) ?? 0, byId) : callsAsSent(step, attempt.toolCalls),
+      calls: full ? callsAsAsked(step, answered, attempt.ceilings.get(step) ?? 0, lanesCalls) : callsAsSent(step, attempt.toolCalls),
       callArgs: full,
       rounds: attempt.requests.filter((r) => r.step === step).length,
       toolsOfferedPerRound: attempt.requests.filter((r) => r.step === step).map((r) => r.tools),
@@ -127,13 +128,13 @@ function evidenceOf(attempt: EvidenceReader): PassEvidence {
  * arguments that were not a JSON object (or that the adapter marked invalid). A call with
  * neither was not made: the step stopped first.
  */
-function callsAsAsked(step: number, responses: ModelResponse[], ceiling: number, byId: Map<string, ToolCallEvent[]>): StepCall[] {
+function callsAsAsked(step: number, responses: ModelResponse[], ceiling: number, lanesCalls: Map<string, ToolCallEvent[]>): StepCall[] {
   const calls: StepCall[] = [];
   for (const response of responses) {
     const asked = response.message?.toolCalls ?? [];
     for (const call of asked) {
       if (calls.length >= ceiling) break;
-      const sent = byId.get(`${step + 1}:${response.round}:${call.id}`)?.shift() ?? unclaimed(byId.get(`${step + 1}:${response.round}`), call.name);
+      const sent = lanesCalls.get(`${step + 1}:${response.round}:${call.id}`)?.shift() ?? unclaimed(lanesCalls.get(`${step + 1}:${response.round}`), call.name);
       // Its arguments are the model's: the call reached the lane under this id only with these.
       if (sent !== undefined) calls.push({ tool: sent['gen_ai.tool.name'], key: sent.key, args: call.args, outcome: asRecorded(sent) });
       // Answered without being sent, keyed as the loop keys it: the tool with no arguments.
