@@ -102,6 +102,31 @@ describe('ladder gateway sessions over HTTP', () => {
     expect((await until(() => status(url), (s) => s.sessions === 0, 15_000)).sessions).toBe(0);
   });
 
+  it("ends a call's stream once the client cancels the call, so a client that gives up without aborting holds nothing", async () => {
+    const { url } = await gateway(1);
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const post = (body: unknown, session?: string) => fetch(url, {
+      method: 'POST', body: JSON.stringify(body),
+      headers: { ...headers, ...(session === undefined ? {} : { 'Mcp-Session-Id': session, 'Mcp-Protocol-Version': '2025-06-18' }) },
+    });
+    const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const session = init.headers.get('mcp-session-id')!;
+    await init.text();
+    await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text();
+    // The call hangs; the client keeps reading its stream, as the SDK's clients do after a timeout.
+    const call = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'a__hang', arguments: {} } }, session);
+    let ended = false;
+    const read = call.text().then(() => (ended = true));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(ended).toBe(false);
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'timed out' } }, session)).status).toBe(202);
+    // Left open, the stream never ends (no response is sent for a cancelled request) and the bound is reached.
+    await Promise.race([read, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    expect(ended).toBe(true);
+    // Nothing of the session is open any more: it ends after its idle time.
+    expect((await until(() => status(url), (s) => s.sessions === 0, 15_000)).sessions).toBe(0);
+  });
+
   it('keeps sessions until DELETE with --session-idle 0', async () => {
     const { url } = await gateway(0);
     const gone = await client(url);

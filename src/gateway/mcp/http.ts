@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from '../../mcp/types.ts';
+import type { RequestId, Server } from '../../mcp/types.ts';
 import { isInitializeRequest, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '../../mcp/server.ts';
 import type { McpHttpHandler } from '../../mcp/server.ts';
 import { header, readJson, reply } from '../../server/http.ts';
@@ -52,6 +52,24 @@ export interface GatewayHttp extends AsyncDisposable {
   /** Sessions open now. */
   sessions(): number;
   close(): Promise<void>;
+}
+
+/**
+ * The request ids a POST cancels (`notifications/cancelled`, alone or in a batch). The SDK sends
+ * no response for a cancelled request, as the spec asks, so the SSE stream opened for that
+ * request's POST would wait for one for the session's life: with a client that gives up without
+ * aborting its fetch (the SDK's own clients on a request timeout), its connection and response
+ * stay open. The soak measured it (docs/gateway.md, "Memory over a long soak"): one socket held
+ * per call the client gave up on. So once the cancellation is passed on, that stream is closed;
+ * the client has said it wants nothing more from it.
+ */
+export function cancelledRequestIds(body: unknown): RequestId[] {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.flatMap((message) => {
+    const m = message as { method?: unknown; params?: { requestId?: unknown } } | null;
+    const id = m?.method === 'notifications/cancelled' ? m.params?.requestId : undefined;
+    return typeof id === 'string' || typeof id === 'number' ? [id] : [];
+  });
 }
 
 interface Session {
@@ -143,7 +161,9 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       const session = sessions.get(sessionId);
       if (!session) return reply(res, 404, 'Session not found', undefined, -32001);
       track(session, res);
-      return served(res, await session.transport.handleRequest(webRequest(req, res, body), { parsedBody: body }));
+      await served(res, await session.transport.handleRequest(webRequest(req, res, body), { parsedBody: body }));
+      for (const id of cancelledRequestIds(body)) session.transport.closeSSEStream(id);
+      return;
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (sessionId === undefined) return reply(res, 400, 'Bad Request: Mcp-Session-Id header is required');
