@@ -200,9 +200,11 @@ export class StandaloneGateway implements GatewayBackend {
         ...(record?.retryAt === undefined ? {} : { retryAt: new Date(record.retryAt).toISOString() }),
       };
     });
+    const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
     return {
       pid: process.pid, startedAt: this.#startedAt, transport, ...(url === undefined ? {} : { url }),
-      arm: this.#options.arm, turnPolicy: formatTurnPolicy(this.#options.turns), turn: this.#turn, upstreams,
+      arm: this.#options.arm, turnPolicy: formatTurnPolicy(this.#options.turns), turn: this.#turn,
+      memory: { rss, heapUsed, external, arrayBuffers }, upstreams,
     };
   }
 

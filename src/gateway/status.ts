@@ -34,6 +34,12 @@ export interface GatewayStatus {
   turn: number;
   /** HTTP: client sessions held now (ended by DELETE, or after the session idle time). */
   sessions?: number;
+  /**
+   * The gateway process's memory now, in bytes (process.memoryUsage()): what a long-lived
+   * gateway holds, and what the soak (bench/gatewaySoak.ts) samples to tell a leak from the
+   * allocator's own growth.
+   */
+  memory: { rss: number; heapUsed: number; external: number; arrayBuffers: number };
   upstreams: UpstreamStatus[];
 }
 
