@@ -5,39 +5,23 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseArm } from '../../src/lane/arm.ts';
-import { parseRung } from '../../src/rungs/load.ts';
+import { loadRung } from '../../src/rungs/load.ts';
 import { runPass } from '../../src/runner/pass.ts';
 import { FakeModel } from '../agent/world.ts';
 import { removeTempDirs, tempDir } from './helpers.ts';
 
 afterAll(removeTempDirs);
 
-const RUNG = parseRung('r.yaml', `name: r
-description: d
-origin: test
-servers:
-  wb:
-    workbench: {}
-setup:
-  files: { notes/a.txt: "alpha\\n" }
-steps:
-  - prompt: read notes/a.txt
-    ceiling: 3
-    checks: [{ answer: { mentions: [alpha] } }]
-    reference:
-      calls: [{ tool: wb__files_read, args: { path: notes/a.txt } }]
-      answer: it says alpha
-`);
-
 /** The description of jobs_wait as the model was offered it, in a pass on `arm`. */
 async function jobsWaitOffered(arm: string): Promise<string> {
   const tempRoot = await tempDir('ladder-pass-cap-');
-  const model = new FakeModel(() => ({ text: 'it says alpha' }));
+  const { rung } = await loadRung(join(import.meta.dirname, 'fixtures/tiny-files.yaml'));
+  const model = new FakeModel(() => ({ text: 'done' }));
   const outcome = await runPass({
-    rung: RUNG, id: { rung: 'r', arm, armSlug: 'arm', pass: 0, seed: 1 }, tracePath: join(tempRoot, 'trace.jsonl'),
+    rung, id: { rung: rung.name, arm, armSlug: 'arm', pass: 0, seed: 1 }, tracePath: join(tempRoot, 'trace.jsonl'),
     agent: () => ({ model }), timeFactor: 0.01, mode: 'steps', tempRoot,
   });
-  expect(outcome).toMatchObject({ passed: true, interrupted: false });
+  expect(outcome).toMatchObject({ interrupted: false, steps: [{ step: 0, reason: 'answered' }] });
   return model.requests[0]!.tools.find((tool) => tool.name === 'wb__jobs_wait')!.description;
 }
 
