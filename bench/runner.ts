@@ -17,7 +17,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listTraces } from '../src/runner/store.ts';
+import { listTraces } from '../src/results/store.ts';
 import { bundledMinimalServer, ensureBuilt, median, ROOT, round2, timeReady } from './processes.ts';
 
 export interface RunnerBenchOptions {

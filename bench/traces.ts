@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { runLadder } from '../src/cli/runLadder.ts';
-import { listTraces } from '../src/runner/store.ts';
+import { listTraces } from '../src/results/store.ts';
 
 /** Passes per rung and arm: bytes per pass is an average, steady well before the default 10. */
 const PASSES = 2;

@@ -31,7 +31,8 @@ export async function runCompare(args: CompareArgs, world: CompareWorld = {}): P
   const err = world.err ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const { gateFailures, parseGates } = await import('../report/compare.ts');
   const { compareOutput } = await import('../report/output.ts');
-  const { ReportInputError, writeOutputFile } = await import('../report/results.ts');
+  const { ReportInputError } = await import('../results/read.ts');
+  const { writeOutputFile } = await import('../report/outputFile.ts');
   const { loadPrices, PriceFileError } = await import('../models/prices.ts');
   try {
     const gates = parseGates(args.gate ?? []);

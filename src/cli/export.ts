@@ -32,7 +32,7 @@ export async function runExport(args: ExportArgs, world: ExportWorld = {}): Prom
   const out = world.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
   const err = world.err ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const { exportRun, ExportError } = await import('../export/index.ts');
-  const { ReportInputError } = await import('../report/results.ts');
+  const { ReportInputError } = await import('../results/read.ts');
   const transport = world.transport ?? { fetch, sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) };
   const env = world.env ?? process.env;
   try {

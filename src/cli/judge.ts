@@ -26,7 +26,7 @@ export async function runJudgeAgreement(args: AgreementArgs, world: JudgeWorld =
   const out = world.out ?? ((text: string) => void process.stdout.write(`${text}\n`));
   const err = world.err ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const [{ judgeAgreement }, { agreementText }, { ReportInputError }, { InputError }, models] = await Promise.all([
-    import('../judge/agreementRun.ts'), import('../judge/agreementText.ts'), import('../report/results.ts'),
+    import('../report/agreementRun.ts'), import('../report/agreementText.ts'), import('../results/read.ts'),
     import('../runner/rungFiles.ts'), import('../models/index.ts'),
   ]);
   try {

@@ -19,7 +19,8 @@ export async function runReport(
   const out = world.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
   const err = world.err ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const { runReportHtml } = await import('../report/output.ts');
-  const { ReportInputError, writeOutputFile } = await import('../report/results.ts');
+  const { ReportInputError } = await import('../results/read.ts');
+  const { writeOutputFile } = await import('../report/outputFile.ts');
   const { loadPrices, PriceFileError } = await import('../models/prices.ts');
   try {
     const prices = args.prices === undefined ? {} : { prices: loadPrices(args.prices) };

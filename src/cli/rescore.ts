@@ -29,7 +29,7 @@ export async function runRescore(args: RescoreArgs, world: RescoreWorld = {}): P
   const cwd = world.cwd ?? process.cwd();
   // Loaded here, not at the top: other commands do not pay for the report and the rung loader.
   const [{ rescoreOutput, RESCORED_SUMMARY }, { ReportInputError }, { InputError }, models] = await Promise.all([
-    import('../report/rescoreText.ts'), import('../report/results.ts'), import('../runner/rungFiles.ts'), import('../models/index.ts'),
+    import('../report/rescoreText.ts'), import('../results/read.ts'), import('../runner/rungFiles.ts'), import('../models/index.ts'),
   ]);
   try {
     // A judge model that cannot be made (no key, a bad spec) is said once, before anything is judged.

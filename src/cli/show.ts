@@ -29,7 +29,7 @@ export async function runShow(args: ShowArgs, world: ShowWorld = {}): Promise<nu
   const err = world.err ?? ((line: string) => void process.stderr.write(`${line}\n`));
   // The report is loaded by the command that uses it, not by every `ladder` start.
   const { ansiColour, noColour } = await import('../report/render/transcriptText.ts');
-  const { ReportInputError } = await import('../report/results.ts');
+  const { ReportInputError } = await import('../results/read.ts');
   const { showText } = await import('../report/show.ts');
   try {
     out(await showText(args, (world.colour ?? colourByDefault()) ? ansiColour : noColour));

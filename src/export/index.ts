@@ -1,7 +1,7 @@
 // `ladder export <run> --otlp <url>`: a run's traces as OTLP spans, sent to a collector in
-// batches. Passes are read one at a time (src/export/passes.ts), turned into spans
-// (spans.ts), encoded (otlp.ts) and posted (send.ts); nothing holds more than one pass and
-// one batch.
+// batches. Passes are read one at a time (passes.ts), turned into spans (src/otlp/spans.ts),
+// encoded (src/otlp/encode.ts) and posted (src/otlp/send.ts); nothing holds more than one pass
+// and one batch. The encoding and the sending are the gateway's too (src/gateway/otlp.ts).
 //
 // Why Ladder's own encoder and not the OpenTelemetry JS exporter: the exporter sends spans an
 // SDK recorded, so every span would have to be dressed as the SDK's ReadableSpan (hrtime
@@ -10,18 +10,18 @@
 // too. Protobuf rather than JSON because it is what OTLP/HTTP exporters send by default and
 // every collector named in docs/export.md takes it; a test decodes the requests with code
 // generated from the official opentelemetry-proto files.
-import { readManifest } from '../report/results.ts';
-import { LADDER_VERSION } from '../runner/manifest.ts';
-import { encodeRequest, encodeSpan } from './otlp.ts';
-import type { Origin } from './otlp.ts';
+import { readManifest } from '../results/read.ts';
+import { LADDER_VERSION } from '../results/manifest.ts';
+import { encodeRequest, encodeSpan } from '../otlp/encode.ts';
+import type { Origin } from '../otlp/encode.ts';
 import { emptyLeftOut, runPasses } from './passes.ts';
 import type { LeftOut } from './passes.ts';
-import { ExportError, post, shown, tracesEndpoint } from './send.ts';
-import type { Transport } from './send.ts';
-import { hasWallClock, passSpans } from './spans.ts';
+import { ExportError, post, shown, tracesEndpoint } from '../otlp/send.ts';
+import type { Transport } from '../otlp/send.ts';
+import { hasWallClock, passSpans } from '../otlp/spans.ts';
 
-export { ExportError } from './send.ts';
-export type { Transport } from './send.ts';
+export { ExportError } from '../otlp/send.ts';
+export type { Transport } from '../otlp/send.ts';
 
 /** The batch size of the OpenTelemetry SDK's BatchSpanProcessor (maxExportBatchSize). */
 export const MAX_BATCH_SPANS = 512;

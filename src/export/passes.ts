@@ -2,17 +2,10 @@
 // with (src/report/passes.ts): a pass counts when its last event is pass.end and no line of it
 // breaks the format or the order of a pass; the first of two passes with one identity is kept.
 // A damaged pass is named with its file, line and problem and left out; so is one cut short.
-import { canonicalArm, listTraces, tracePath } from '../report/results.ts';
+import { canonicalArm, listTraces, tracePath } from '../results/read.ts';
 import { PassOrder, readTrace } from '../trace/index.ts';
+import type { ExportPass } from '../otlp/spans.ts';
 import type { PassStart, TraceEvent } from '../trace/index.ts';
-
-export interface ExportPass {
-  /** Trace path relative to the run folder. */
-  file: string;
-  start: PassStart;
-  /** Every event of the pass, pass.start first and pass.end last. */
-  events: TraceEvent[];
-}
 
 export interface LeftOut {
   /** Passes with an event that breaks the format or the order: each named in `problems`. */

@@ -1,16 +1,16 @@
 // `ladder gateway --otlp URL`: the gateway's turns as OpenTelemetry spans, sent while it runs,
-// with the names and attributes `ladder export` gives a run's (src/export/spans.ts): a turn is
+// with the names and attributes `ladder export` gives a run's (src/otlp/spans.ts): a turn is
 // exported as a pass of the rung `gateway` (invoke_workflow gateway, its tools/list and one
 // execute_tool span a call), so a dashboard built for runs reads the gateway too. A turn's spans
 // are sent when the next turn begins and when the gateway stops: a span is whole only when its
 // turn is, and a collector gets each once. Sending never holds up a call; a collector that fails
 // is said on stderr, once per failure, and its spans are dropped.
 import { performance } from 'node:perf_hooks';
-import { encodeRequest, encodeSpan } from '../export/otlp.ts';
-import type { Origin } from '../export/otlp.ts';
-import { post, shown, tracesEndpoint } from '../export/send.ts';
-import type { Transport } from '../export/send.ts';
-import { passSpans } from '../export/spans.ts';
+import { encodeRequest, encodeSpan } from '../otlp/encode.ts';
+import type { Origin } from '../otlp/encode.ts';
+import { post, shown, tracesEndpoint } from '../otlp/send.ts';
+import type { Transport } from '../otlp/send.ts';
+import { passSpans } from '../otlp/spans.ts';
 import { LADDER_VERSION } from '../lane/index.ts';
 import { TRACE_VERSION } from '../trace/index.ts';
 import type { PassStart, TraceEvent, TraceEventInput } from '../trace/index.ts';

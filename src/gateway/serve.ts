@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http';
 import { serveStdioEitherEra } from '../mcp/stdioEras.ts';
 import { isHttp, isStdio, LaneConfigError, parseArm, parseServers } from '../lane/index.ts';
 import type { HttpServerConfig, StdioServerConfig } from '../lane/index.ts';
-import { ExportError } from '../export/send.ts';
+import { ExportError } from '../otlp/send.ts';
 import type { Secret, TraceEventInput } from '../trace/index.ts';
 import { GatewayOtlp } from './otlp.ts';
 import { gatewayServer } from './mcp/server.ts';

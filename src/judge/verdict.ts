@@ -3,13 +3,20 @@
 // answer), not the tools' replies: those are not kept in every trace (`--redact content`), and a
 // verdict must be reproducible from what was recorded.
 import type { ModelRequest } from '../models/types.ts';
-import type { StepCall } from '../rungs/checks.ts';
+
+/** The part of a step's call a judge reads (src/rungs/checks.ts StepCall): the checks sit above the judge. */
+export interface JudgedCall {
+  tool: string;
+  /** Absent for a call whose arguments were not a JSON object. */
+  args?: Readonly<Record<string, unknown>>;
+  outcome: string;
+}
 
 /** The part of a step a judge reads. */
 export interface JudgedStep {
   /** The step's prompt ('' when the trace does not hold it). */
   prompt: string;
-  calls: readonly StepCall[];
+  calls: readonly JudgedCall[];
   answer: string;
 }
 

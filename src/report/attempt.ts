@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { PassOrder, readTrace } from '../trace/index.ts';
 import type { PassStart, TraceEvent } from '../trace/index.ts';
 import type { PassRecord } from './passes.ts';
-import { canonicalArm, ReportInputError } from './results.ts';
+import { canonicalArm, ReportInputError } from '../results/read.ts';
 
 /** What an attempt's events are handed to, from the event after its pass.start to its pass.end. */
 export interface AttemptReader {

@@ -9,8 +9,8 @@ import type { CostComparison } from './costCompare.ts';
 import type { LeftOut } from './pairing.ts';
 import { pair } from './pairing.ts';
 import type { LoadedRun, RunSummary } from './summary.ts';
-import { agentField, armsOf, loadRun, summarizeLoaded } from './summary.ts';
-import { ReportInputError, SYNTHETIC_NOTICE } from './results.ts';
+import { agentField, armsOf, loadRun, summarizeLoaded, SYNTHETIC_NOTICE } from './summary.ts';
+import { ReportInputError } from '../results/read.ts';
 import { agentWords, leftOutSentence, plural, summarySentence } from './words.ts';
 import type { RunAgent } from './words.ts';
 

@@ -8,4 +8,5 @@ export type { MetricComparison, MetricName, Verdict } from './paired.ts';
 export type { Metrics, Rate } from './metrics.ts';
 export { compareOutput, renderComparison, runReportHtml, comparisonJson, FORMATS } from './output.ts';
 export type { Format } from './output.ts';
-export { ReportInputError, SYNTHETIC_NOTICE } from './results.ts';
+export { ReportInputError } from '../results/read.ts';
+export { SYNTHETIC_NOTICE } from './summary.ts';

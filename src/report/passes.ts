@@ -2,7 +2,7 @@
 // never the events themselves, so memory grows with passes and steps, not with events.
 import { CONTENT_LEVELS, OUTCOMES, PassOrder, readTrace } from '../trace/index.ts';
 import type { ContentLevel, Outcome, StepEndReason, TraceEvent, TraceFormatError } from '../trace/index.ts';
-import { canonicalArm, tracePath } from './results.ts';
+import { canonicalArm, tracePath } from '../results/read.ts';
 import { selection } from './selection.ts';
 import type { Selection } from './selection.ts';
 import { splitStepTime } from './stepTime.ts';

@@ -1,7 +1,7 @@
 // What `ladder rescore` says and writes: the step-runs whose verdict flipped, per rung, arm and
 // step; the checks it could not judge again and how many step-runs that touches; and the
 // rescored summary, written beside the run's own summary.json.
-import { writeOutputFile } from './results.ts';
+import { writeOutputFile } from './outputFile.ts';
 import { compareLoaded } from './compare.ts';
 import { renderComparison } from './output.ts';
 import { runDocument } from './render/document.ts';

@@ -8,12 +8,14 @@ import type { Metrics } from './metrics.ts';
 import { isErrored, metrics, passClean, passErrored } from './metrics.ts';
 import type { PassRecord, StepRun, TraceTally } from './passes.ts';
 import { emptyTraceTally, readPasses } from './passes.ts';
-import type { Manifest } from './results.ts';
+import type { Manifest } from '../results/manifest.ts';
 import { ranBy } from './words.ts';
 import type { RunAgent } from './words.ts';
-import { canonicalArm, listTraces, readManifest, SYNTHETIC_NOTICE } from './results.ts';
+import { canonicalArm, listTraces, readManifest } from '../results/read.ts';
 
 export const SUMMARY_FORMAT = 1;
+
+export const SYNTHETIC_NOTICE = 'Synthetic agents exercise the harness; they do not measure any model.';
 
 export interface StepSummary {
   step: number;

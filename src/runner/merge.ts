@@ -5,12 +5,12 @@
 import { copyFile, cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Manifest } from './manifest.ts';
-import { differences, ManifestError, readManifest, writeManifest } from './manifest.ts';
+import type { Manifest } from '../results/manifest.ts';
+import { differences, ManifestError, readManifest, writeManifest } from '../results/manifest.ts';
 import { InputError } from './rungFiles.ts';
 import { ladderCommand } from './invocation.ts';
 import { parseShard } from './seeds.ts';
-import { listTraces, RUN_LOG, TRACES, WORKSPACES } from './store.ts';
+import { listTraces, RUN_LOG, TRACES, WORKSPACES } from '../results/store.ts';
 
 export interface MergeResult {
   out: string;

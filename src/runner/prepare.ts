@@ -11,18 +11,18 @@ import { loadPrices, PriceFileError, priceOf } from '../models/prices.ts';
 import type { Pricing } from '../models/prices.ts';
 import type { LoadedRung } from '../rungs/load.ts';
 import type { JudgeOptions } from '../judge/judge.ts';
-import { namedJudgeModels, runJudgeOptions } from '../judge/runJudge.ts';
+import { namedJudgeModels, runJudgeOptions } from './runJudge.ts';
 import { agentFactory, modelSettings } from './agents.ts';
 import type { AgentFactory } from './agents.ts';
 import type { AgentFile } from '../agents/index.ts';
-import type { Manifest, ManifestAgent } from './manifest.ts';
-import { differences, gitSha, LADDER_VERSION, ManifestError, MANIFEST_FORMAT, readManifest, sha256 } from './manifest.ts';
+import type { Manifest, ManifestAgent } from '../results/manifest.ts';
+import { differences, gitSha, LADDER_VERSION, ManifestError, MANIFEST_FORMAT, readManifest, sha256 } from '../results/manifest.ts';
 import { chooseModel, resolveSpec } from './model.ts';
 import type { ModelChoice } from './model.ts';
 import { canonicalArms } from './plan.ts';
 import { unreachable } from './reach.ts';
 import { findRungFiles, InputError, loadRungFiles } from './rungFiles.ts';
-import { MANIFEST } from './store.ts';
+import { MANIFEST } from '../results/store.ts';
 import { ReplaySource } from './replay.ts';
 import { formatShard, parseShard, RunUsageError } from './seeds.ts';
 import { credentialsIn } from '../trace/index.ts';
@@ -100,7 +100,7 @@ export interface PreparedRun {
   maxCost?: number;
   /** `--agent`: which agent, which version, from where (and a version other than the pinned one), for the run's start. */
   agentLine?: string;
-  /** What answers the rungs' judge checks (src/judge/runJudge.ts). */
+  /** What answers the rungs' judge checks (src/runner/runJudge.ts). */
   judge: JudgeOptions;
 }
 

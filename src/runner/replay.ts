@@ -7,11 +7,11 @@ import type { RecordedExchange } from '../models/replay.ts';
 import { ConversationBuilder, readTrace, TraceFormatError } from '../trace/index.ts';
 import type { RebuiltRequest, TraceEvent } from '../trace/index.ts';
 import type { AgentFactory } from './agents.ts';
-import type { Manifest } from './manifest.ts';
-import { ManifestError, readManifest } from './manifest.ts';
+import type { Manifest } from '../results/manifest.ts';
+import { ManifestError, readManifest } from '../results/manifest.ts';
 import type { PassId } from './plan.ts';
 import { InputError } from './rungFiles.ts';
-import { listTraces, TRACES } from './store.ts';
+import { listTraces, TRACES } from '../results/store.ts';
 
 export interface RecordedPass {
   exchanges: Map<string, RecordedExchange>;

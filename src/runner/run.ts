@@ -9,8 +9,8 @@ import { TraceWriter } from '../trace/index.ts';
 import { openJudge } from '../judge/judge.ts';
 import { CostLimit } from './costLimit.ts';
 import type { CostStop, PassCostOf } from './costLimit.ts';
-import { writeManifest } from './manifest.ts';
-import type { RunStatus } from './manifest.ts';
+import { writeManifest } from '../results/manifest.ts';
+import type { RunStatus } from '../results/manifest.ts';
 import { runPass } from './pass.ts';
 import type { PassId } from './plan.ts';
 import { planPasses } from './plan.ts';
@@ -21,7 +21,7 @@ import { parseShard } from './seeds.ts';
 import { createStreak, erroredCause, keepsTraces } from './streak.ts';
 import type { Culprit, Errored, StreakStop } from './streak.ts';
 import { passCost, spendText } from './spend.ts';
-import { completedPass, removeFile, RUN_LOG, tracePath, workspacesPath } from './store.ts';
+import { completedPass, removeFile, RUN_LOG, tracePath, workspacesPath } from '../results/store.ts';
 import { freshTempRoot, runTempRoot } from './workspace.ts';
 
 export interface ExecuteWorld {

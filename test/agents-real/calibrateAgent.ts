@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { CALIBRATE_PASSES, calibrate } from '../../src/report/calibrate.ts';
-import { listTraces } from '../../src/runner/store.ts';
+import { listTraces } from '../../src/results/store.ts';
 import { readTraceAll } from '../../src/trace/index.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

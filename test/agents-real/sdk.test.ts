@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { prepareRun } from '../../src/runner/prepare.ts';
 import { executeRun } from '../../src/runner/run.ts';
-import { listTraces } from '../../src/runner/store.ts';
+import { listTraces } from '../../src/results/store.ts';
 import { readTraceAll } from '../../src/trace/index.ts';
 import { errorReply, FakeProvider, openaiReply } from '../models/fakeServer.ts';
 import { calibrateAgent, SDK } from './calibrateAgent.ts';

@@ -80,3 +80,20 @@ describe('relative links in the README and docs/', () => {
     expect(broken(page)).toEqual([]);
   });
 });
+
+describe('the README', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+  it('is under 200 lines, a first page read in five minutes; details go to the docs pages it links', () => {
+    expect(readme.split('\n').length - (readme.endsWith('\n') ? 1 : 0)).toBeLessThan(200);
+  });
+
+  it('opens with the two commands: the main job, then the tests', () => {
+    expect(readme.split('\n').slice(2, 6)).toEqual([
+      '```sh',
+      'npm ci && npx ladder run     # the main job: every rung, reliability layer on and off, then the comparison',
+      'npm test                     # the tests',
+      '```',
+    ]);
+  });
+});

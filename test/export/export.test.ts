@@ -15,7 +15,7 @@ import { exportRun } from '../../src/export/index.ts';
 import { loadRun } from '../../src/report/summary.ts';
 import { readTraceAll, redactEvent } from '../../src/trace/index.ts';
 import type { TraceEvent, TraceEventInput } from '../../src/trace/index.ts';
-import { listTraces } from '../../src/runner/store.ts';
+import { listTraces } from '../../src/results/store.ts';
 import { quietRun, removeTempDirs, ROOT, SMALL, tempDir } from '../runner/helpers.ts';
 import { startReceiver } from './receiver.ts';
 import type { ReceivedSpan, Receiver } from './receiver.ts';

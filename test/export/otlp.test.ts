@@ -6,10 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { ExportError, parseHeaders } from '../../src/export/index.ts';
-import { encodeRequest, encodeSpan, partialSuccess } from '../../src/export/otlp.ts';
-import type { Span } from '../../src/export/otlp.ts';
-import { MAX_ATTEMPTS, post, retryAfterMs, shown, tracesEndpoint } from '../../src/export/send.ts';
-import type { Transport } from '../../src/export/send.ts';
+import { encodeRequest, encodeSpan, partialSuccess } from '../../src/otlp/encode.ts';
+import type { Span } from '../../src/otlp/encode.ts';
+import { MAX_ATTEMPTS, post, retryAfterMs, shown, tracesEndpoint } from '../../src/otlp/send.ts';
+import type { Transport } from '../../src/otlp/send.ts';
 import { decodeRequest, startReceiver } from './receiver.ts';
 
 const root = createRequire(import.meta.url)('@opentelemetry/otlp-transformer/build/src/generated/root.js');

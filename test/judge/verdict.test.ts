@@ -7,8 +7,8 @@ describe('judge transcript', () => {
     expect(transcriptText({
       prompt: 'Archive the report.',
       calls: [
-        { tool: 'fs__read', key: 'k1', args: { path: 'a.md' }, outcome: 'ok' },
-        { tool: 'fs__move', key: 'k2', outcome: 'invalid_arguments' },
+        { tool: 'fs__read', args: { path: 'a.md' }, outcome: 'ok' },
+        { tool: 'fs__move', outcome: 'invalid_arguments' },
       ],
       answer: 'Done.',
     })).toBe([

@@ -999,6 +999,18 @@ const PLANTED: NamedMutation[] = [
     breaks: "the conversation a replay checks against starts with the abandoned attempt's messages",
     why: 'a resumed pass replays as diverged at its first request', tests: ['test/runner/replaySource.test.ts'],
   },
+  {
+    name: "a finished pass's cost counted under its pass, not its rung", file: COST_LIMIT,
+    edits: [{ search: '    this.#count(rung, usd, missing);\n', replace: '    this.#count(key, usd, missing);\n' }],
+    breaks: "every rung's next pass is estimated at the dearest pass of any rung",
+    why: 'a run of cheap rungs beside one dear rung stops on --max-cost with most of its budget left', tests: SPEND_TESTS,
+  },
+  {
+    name: "the workbench's wait cap switched by the deadline's flag", file: 'src/runner/pass.ts',
+    edits: [{ search: 'waitCap: arm.cap,', replace: 'waitCap: arm.deadline,' }],
+    breaks: 'an arm with cap off and deadline on runs a capped workbench, and the other way round',
+    why: 'the arm that measures what the cap buys measures the deadline instead', tests: ['test/runner/passWaitCap.test.ts'],
+  },
 ];
 
 export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP, ...MECHANISMS, ...NUMBERS, ...PIPELINE, ...BEYOND_SYNTAX, ...NEW_MODULES, ...PLANTED];

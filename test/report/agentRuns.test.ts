@@ -8,8 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/report/compare.ts';
 import { compareOutput, runEndLines, runReportHtml } from '../../src/report/output.ts';
 import { showText } from '../../src/report/show.ts';
-import { differences } from '../../src/runner/manifest.ts';
-import type { Manifest, ManifestAgent } from '../../src/runner/manifest.ts';
+import { differences } from '../../src/results/manifest.ts';
+import type { Manifest, ManifestAgent } from '../../src/results/manifest.ts';
 import { tempDir } from './runBuilder.ts';
 
 const tmp = tempDir('ladder-agent-runs-');

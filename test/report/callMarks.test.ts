@@ -11,7 +11,7 @@ import type { RunArgs } from '../../src/cli/runLadder.ts';
 import { showText } from '../../src/report/show.ts';
 import { loadRun } from '../../src/report/summary.ts';
 import { checkNamed, rungChecks } from '../../src/report/transcript/marks.ts';
-import { sha256 } from '../../src/runner/manifest.ts';
+import { sha256 } from '../../src/results/manifest.ts';
 import { passGrids } from '../../src/report/transcript/run.ts';
 import { transcriptHtml } from '../../src/report/render/transcriptHtml.ts';
 import { describeCheck } from '../../src/rungs/checks.ts';

@@ -10,7 +10,7 @@ import { runCompare } from '../../src/cli/compare.ts';
 import { runMerge } from '../../src/cli/merge.ts';
 import { runReport } from '../../src/cli/report.ts';
 import { loadRun, summarizeLoaded } from '../../src/report/summary.ts';
-import { completedPass } from '../../src/runner/store.ts';
+import { completedPass } from '../../src/results/store.ts';
 import { EVENT_SHAPES } from '../../src/trace/schema.ts';
 
 const FIXTURE = join(import.meta.dirname, '../fixtures/runs/after');

@@ -2,7 +2,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { ReportInputError, writeOutputFile } from '../../src/report/results.ts';
+import { ReportInputError } from '../../src/results/read.ts';
+import { writeOutputFile } from '../../src/report/outputFile.ts';
 import { tempDir } from './runBuilder.ts';
 
 let dir: string;

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ReportInputError, canonicalArm } from '../../src/report/results.ts';
+import { ReportInputError, canonicalArm } from '../../src/results/read.ts';
 import { summarizeRun, summaryJson, writeSummary } from '../../src/report/summary.ts';
 import type { RunSummary } from '../../src/report/summary.ts';
 import { passJsonl, runFolderPerTest, writeRun } from './runBuilder.ts';

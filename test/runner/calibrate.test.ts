@@ -9,7 +9,7 @@ import { judgeEffect } from '../../src/report/calibrate.ts';
 import type { MetricComparison } from '../../src/report/paired.ts';
 import type { Effect } from '../../src/rungs/schema.ts';
 import { readTraceAll } from '../../src/trace/index.ts';
-import { listTraces } from '../../src/runner/store.ts';
+import { listTraces } from '../../src/results/store.ts';
 import { removeTempDirs, ROOT, tempDir } from './helpers.ts';
 
 afterAll(removeTempDirs);

@@ -44,6 +44,21 @@ describe('the cost limit', () => {
     expect(limit.spentUsd).toBeCloseTo(2.6, 10);
   });
 
+  it('estimates each rung from the passes of that rung that finished during the run', () => {
+    const limit = new CostLimit(2.5);
+    expect(limit.admit('cheap/on/0', 'cheap', 0)).toBe('start');
+    limit.finished('cheap/on/0', 'cheap', 0.1);
+    expect(limit.admit('dear/on/0', 'dear', 0)).toBe('start');
+    limit.finished('dear/on/0', 'dear', 2);
+    expect(limit.estimate('cheap')).toBe(0.1);
+    expect(limit.estimate('dear')).toBe(2);
+    // Spent 2.1: another cheap pass fits under 2.5, another dear one does not.
+    expect(limit.admit('cheap/on/1', 'cheap', 0)).toBe('start');
+    limit.finished('cheap/on/1', 'cheap', 0.1);
+    expect(limit.admit('dear/on/1', 'dear', 0)).toBe('stop');
+    expect(limit.stopped).toMatchObject({ nextUsd: 2 });
+  });
+
   it('counts what a resumed run spent before', () => {
     const limit = new CostLimit(1, [{ rung: 'a', usd: 0.9 }]);
     expect(limit.admit('a1', 'a', 0)).toBe('stop');

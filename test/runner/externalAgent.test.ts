@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CALIBRATE_PASSES, calibrate } from '../../src/report/calibrate.ts';
 import { readTraceAll } from '../../src/trace/index.ts';
-import { listTraces } from '../../src/runner/store.ts';
+import { listTraces } from '../../src/results/store.ts';
 import { removeTempDirs, ROOT, tempDir } from './helpers.ts';
 
 afterAll(removeTempDirs);

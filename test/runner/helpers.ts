@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { runLadder } from '../../src/cli/runLadder.ts';
 import type { RunArgs } from '../../src/cli/runLadder.ts';
 import { readTraceAll } from '../../src/trace/index.ts';
-import { listTraces } from '../../src/runner/store.ts';
+import { listTraces } from '../../src/results/store.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const FIXTURES = ['test/runner/fixtures/tiny-catalog.yaml', 'test/runner/fixtures/tiny-files.yaml'];

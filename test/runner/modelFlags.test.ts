@@ -11,7 +11,7 @@ import { runLadder } from '../../src/cli/runLadder.ts';
 import type { RunArgs } from '../../src/cli/runLadder.ts';
 import { checkModel, DOCTOR_SEED, ECHO_TOOL } from '../../src/models/doctor.ts';
 import { FUNCTION_NAME_RULE, wireName } from '../../src/models/names.ts';
-import { writeManifest } from '../../src/runner/manifest.ts';
+import { writeManifest } from '../../src/results/manifest.ts';
 import { prepareRun } from '../../src/runner/prepare.ts';
 import type { RunRequest } from '../../src/runner/prepare.ts';
 import { InputError } from '../../src/runner/rungFiles.ts';

@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readTraceAll } from '../../src/trace/index.ts';
-import { listTraces } from '../../src/runner/store.ts';
+import { listTraces } from '../../src/results/store.ts';
 import { PassThrough } from 'node:stream';
 import { runLadder } from '../../src/cli/runLadder.ts';
 import type { RunArgs } from '../../src/cli/runLadder.ts';

@@ -12,7 +12,7 @@ import { runValidate } from '../../src/cli/rungs.ts';
 import { runLadder } from '../../src/cli/runLadder.ts';
 import { fixtureLog, V2_SERVER } from '../helpers/v2Server.ts';
 import { readTraceAll } from '../../src/trace/index.ts';
-import { listTraces } from '../../src/runner/store.ts';
+import { listTraces } from '../../src/results/store.ts';
 import { manifestOf, passesIn, quietRun, removeTempDirs, ROOT, tempDir, tracesWithoutTimes } from './helpers.ts';
 
 afterAll(removeTempDirs);

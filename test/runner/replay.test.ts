@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runLadder } from '../../src/cli/runLadder.ts';
 import type { RunArgs } from '../../src/cli/runLadder.ts';
-import { listTraces } from '../../src/runner/store.ts';
+import { listTraces } from '../../src/results/store.ts';
 import { readTraceAll } from '../../src/trace/index.ts';
 import type { TraceEvent } from '../../src/trace/index.ts';
 import { PolicyServer } from '../helpers/policyServer.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
-import { completedPass, listTraces } from '../../src/runner/store.ts';
+import { completedPass, listTraces } from '../../src/results/store.ts';
 import { runTempRoot } from '../../src/runner/workspace.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMerge } from '../../src/cli/merge.ts';

@@ -2,9 +2,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Manifest } from '../../src/runner/manifest.ts';
-import { differences } from '../../src/runner/manifest.ts';
-import { completedPass } from '../../src/runner/store.ts';
+import type { Manifest } from '../../src/results/manifest.ts';
+import { differences } from '../../src/results/manifest.ts';
+import { completedPass } from '../../src/results/store.ts';
 
 describe('completedPass', () => {
   const write = async (text: string) => {

@@ -2,8 +2,8 @@
 // (`ladder judge agreement`): raw agreement, and Cohen's kappa, which discounts the agreement
 // two raters would reach by chance given how often each says "pass". A judge that passes every
 // step agrees 90% with checks that pass 90% of steps, and has a kappa of 0: it told nothing.
-import { wilson, Z95 } from '../report/stats.ts';
-import type { Interval } from '../report/stats.ts';
+import { wilson, Z95 } from './stats.ts';
+import type { Interval } from './stats.ts';
 
 /** One step-run rated twice: by its deterministic checks, and by the judge. */
 export interface RatedPair {

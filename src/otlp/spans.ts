@@ -16,13 +16,21 @@
 // moment, so a span's start and end are that time plus `t`. An event written when its
 // operation ended (tools.list, tool.call) starts `ms` before its `t`; a model round runs from
 // its model.request to its model.response; a step from step.start to step.end.
-import { canonicalArm } from '../report/results.ts';
+import { canonicalArm } from '../results/read.ts';
 import { ConversationBuilder } from '../trace/index.ts';
-import type { ModelRequest, ModelResponse } from '../trace/index.ts';
+import type { ModelRequest, ModelResponse, PassStart, TraceEvent } from '../trace/index.ts';
 import { inputMessages, outputMessages } from './content.ts';
 import { spanIdOf, spanPaths, traceIdOf } from './ids.ts';
-import type { AttributeValue, Span } from './otlp.ts';
-import type { ExportPass } from './passes.ts';
+import type { AttributeValue, Span } from './encode.ts';
+
+/** One pass as its trace holds it: read from a results folder (src/export/passes.ts) or a gateway's turn. */
+export interface ExportPass {
+  /** Trace path relative to the run folder. */
+  file: string;
+  start: PassStart;
+  /** Every event of the pass, pass.start first and pass.end last. */
+  events: TraceEvent[];
+}
 
 /** The agent of every step: Ladder's agent loop, whatever the model and arm. */
 export const AGENT_NAME = 'ladder';

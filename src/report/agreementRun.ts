@@ -6,13 +6,13 @@
 import { join } from 'node:path';
 import { createModel } from '../models/index.ts';
 import type { AdapterOptions } from '../models/index.ts';
-import { currentRungs } from '../report/rescore.ts';
-import { ReportInputError } from '../report/results.ts';
-import { readPassEvidence } from '../report/stepEvidence.ts';
-import { loadRun } from '../report/summary.ts';
+import { currentRungs } from './rescore.ts';
+import { ReportInputError } from '../results/read.ts';
+import { readPassEvidence } from './stepEvidence.ts';
+import { loadRun } from './summary.ts';
 import { agreement } from './agreement.ts';
 import type { Agreement } from './agreement.ts';
-import { JUDGEMENTS, openJudge } from './judge.ts';
+import { JUDGEMENTS, openJudge } from '../judge/judge.ts';
 
 /** What the judge is asked when no rubric is given: the task, done. */
 export const DEFAULT_RUBRIC = 'The agent did what the task asked, completely and correctly, and its final answer says so truthfully.';

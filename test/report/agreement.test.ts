@@ -1,8 +1,8 @@
 // Agreement between a judge and the checks: the counts, raw agreement, Cohen's kappa and their
 // intervals, worked by hand on small tables.
 import { describe, expect, it } from 'vitest';
-import { agreement, kappaWords } from '../../src/judge/agreement.ts';
-import type { RatedPair } from '../../src/judge/agreement.ts';
+import { agreement, kappaWords } from '../../src/report/agreement.ts';
+import type { RatedPair } from '../../src/report/agreement.ts';
 import { wilson } from '../../src/report/stats.ts';
 
 /** A table of step-runs: both pass, both fail, checks alone pass, judge alone passes. */

@@ -1,6 +1,6 @@
 // The protobuf wire format, as far as OTLP's trace messages need it: varints, 64-bit fixed
 // integers and doubles, and length-delimited fields (strings, bytes, nested messages). The
-// field numbers live in otlp.ts; a test decodes what this writes with code generated from
+// field numbers live in encode.ts; a test decodes what this writes with code generated from
 // the official opentelemetry-proto definitions, so a wrong tag or wire type cannot pass.
 
 const VARINT = 0;

@@ -9,8 +9,8 @@ import type { AdapterOptions, ModelAdapter, ModelFlags } from '../models/index.t
 import { AimdLimiter } from '../models/pace.ts';
 import type { PriceTable } from '../models/prices.ts';
 import type { Rung } from '../rungs/schema.ts';
-import { JUDGEMENTS } from './judge.ts';
-import type { JudgeOptions } from './judge.ts';
+import { JUDGEMENTS } from '../judge/judge.ts';
+import type { JudgeOptions } from '../judge/judge.ts';
 
 export interface RunJudgeInput {
   /** The run's model spec, and whether it is a synthetic agent. */

@@ -4,21 +4,27 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { passFileState } from '../trace/index.ts';
-import type { PassId } from './plan.ts';
 
 export const MANIFEST = 'manifest.json';
 export const RUN_LOG = 'run.jsonl';
 export const SUMMARY = 'summary.json';
 export const TRACES = 'traces';
-/** `--keep-workspaces`: one folder of step snapshots per pass (snapshot.ts). */
+/** `--keep-workspaces`: one folder of step snapshots per pass (src/runner/snapshot.ts). */
 export const WORKSPACES = 'workspaces';
 
-export function tracePath(out: string, id: Pick<PassId, 'rung' | 'armSlug' | 'pass'>): string {
+/** Where a pass's files go: its rung, its arm as a folder name, its index (src/runner/plan.ts PassId). */
+export interface PassPlace {
+  rung: string;
+  armSlug: string;
+  pass: number;
+}
+
+export function tracePath(out: string, id: PassPlace): string {
   return join(out, TRACES, id.rung, id.armSlug, `${id.pass}.jsonl`);
 }
 
 /** The folder of a pass's workspace snapshots, `workspaces/<rung>/<arm>/<pass>/`. */
-export function workspacesPath(out: string, id: Pick<PassId, 'rung' | 'armSlug' | 'pass'>): string {
+export function workspacesPath(out: string, id: PassPlace): string {
   return join(out, WORKSPACES, id.rung, id.armSlug, String(id.pass));
 }
 

@@ -1,37 +1,19 @@
 // A results folder as the runner leaves it (docs/runner.md, "The results folder"): manifest.json,
-// traces/**/*.jsonl (one file per pass), summary.json. This file reads the manifest and
-// finds the traces; passes.ts reads each trace.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+// traces/**/*.jsonl (one file per pass), summary.json, read by the reports and the export. This
+// file reads the manifest and finds the traces; src/report/passes.ts and src/export/passes.ts
+// read each trace. The runner reads the manifest of a run it resumes, merges or replays with
+// manifest.ts's own readManifest, whose mistakes are ManifestErrors.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { formatArm, parseArm } from '../lane/arm.ts';
-
-export const MANIFEST_FORMAT = 1;
-
 // The runner writes the manifest; its type is the file format, read here as written.
-export type { Manifest } from '../runner/manifest.ts';
-import type { Manifest } from '../runner/manifest.ts';
+import { MANIFEST_FORMAT } from './manifest.ts';
+import type { Manifest } from './manifest.ts';
 
 /** A results folder that cannot be read: the message is one line saying where and what to do. */
 export class ReportInputError extends Error {
   override name = 'ReportInputError';
 }
-
-/**
- * Writes a file a command was told to write (`--output`, `--out`), making its folder first. A
- * path that still cannot be written (a file where a folder should be, no permission) is one
- * line naming the flag, the path and the cause, not a stack trace.
- */
-export function writeOutputFile(flag: string, path: string, text: string): void {
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, text);
-  } catch (error) {
-    const cause = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new ReportInputError(`${flag} ${path}: cannot be written (${cause}); give a path in a folder you can write to`);
-  }
-}
-
-export const SYNTHETIC_NOTICE = 'Synthetic agents exercise the harness; they do not measure any model.';
 
 export function readManifest(dir: string): Manifest {
   const path = join(dir, 'manifest.json');

@@ -3,7 +3,7 @@
 // `Retry-After` when the collector gives one). A collector that cannot be reached, or that
 // answers with any other error, ends the export with one line saying which and why.
 import { readFields } from './protobuf.ts';
-import { partialSuccess } from './otlp.ts';
+import { partialSuccess } from './encode.ts';
 
 /** The OTLP exporters' default timeout for one request (OTEL_EXPORTER_OTLP_TIMEOUT). */
 export const REQUEST_TIMEOUT_MS = 10_000;

@@ -1,7 +1,7 @@
 // `ladder judge agreement` as people read it: the four counts, raw agreement and kappa with
 // their intervals and what kappa means, what it cost, and the disagreements to read first.
 import { formatUsd } from '../models/prices.ts';
-import { percent } from '../report/words.ts';
+import { percent } from './words.ts';
 import { kappaWords } from './agreement.ts';
 import type { AgreementReport, Rated } from './agreementRun.ts';
 

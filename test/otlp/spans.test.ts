@@ -1,11 +1,11 @@
-// One pass as OpenTelemetry spans (src/export/spans.ts), at its boundary: a pass's events
+// One pass as OpenTelemetry spans (src/otlp/spans.ts), at its boundary: a pass's events
 // written by hand, every span's name, kind, parent, times, attributes and status checked by
 // value. No run, no collector: sending them is test/export/export.test.ts.
 import { describe, expect, it } from 'vitest';
-import { spanIdOf, traceIdOf } from '../../src/export/ids.ts';
-import type { Span } from '../../src/export/otlp.ts';
-import type { ExportPass } from '../../src/export/passes.ts';
-import { AGENT_NAME, hasWallClock, passSpans } from '../../src/export/spans.ts';
+import { spanIdOf, traceIdOf } from '../../src/otlp/ids.ts';
+import type { Span } from '../../src/otlp/encode.ts';
+import type { ExportPass } from '../../src/otlp/spans.ts';
+import { AGENT_NAME, hasWallClock, passSpans } from '../../src/otlp/spans.ts';
 import type { PassStart, TraceEvent } from '../../src/trace/index.ts';
 
 const TIME = '2026-12-01T10:00:00.000Z';
