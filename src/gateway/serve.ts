@@ -10,6 +10,7 @@ import { isHttp, isStdio, LaneConfigError, parseArm, parseServers } from '../lan
 import type { HttpServerConfig, StdioServerConfig } from '../lane/index.ts';
 import { ExportError } from '../otlp/send.ts';
 import type { Secret, TraceEventInput } from '../trace/index.ts';
+import type { Clock } from '../reliability/index.ts';
 import { GatewayOtlp } from './otlp.ts';
 import { gatewayServer } from './mcp/server.ts';
 import { serveGatewayHttp } from './mcp/http.ts';
@@ -47,6 +48,8 @@ export interface GatewayWorld {
   env: Readonly<Record<string, string | undefined>>;
   /** Where log lines go: stderr (stdout is the protocol over stdio). */
   log: (line: string) => void;
+  /** What the turns' idle gap, the restarts and the lane read the time from: Date.now unless a test moves it. */
+  clock?: Clock;
 }
 
 export interface RunningGateway {
@@ -121,7 +124,7 @@ export async function startGateway(request: GatewayRequest, world: GatewayWorld)
   };
   let state: StateFile | undefined;
   const gateway = await StandaloneGateway.start({
-    servers, arm, turns, ...(emit === undefined ? {} : { emit }), log: world.log,
+    servers, arm, turns, ...(emit === undefined ? {} : { emit }), log: world.log, ...(world.clock === undefined ? {} : { clock: world.clock }),
     onChange: () => state?.changed(), ...(request.deterministic === undefined ? {} : { deterministic: request.deterministic }),
   });
   let http: GatewayHttp | undefined;

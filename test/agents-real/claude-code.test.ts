@@ -13,7 +13,7 @@ import type { AgentPassValues } from '../../src/agents/placeholders.ts';
 import { startAgentSession } from '../../src/agents/session.ts';
 import { startStatelessMcp, type StatelessMcp } from '../helpers/statelessMcp.ts';
 import { MessagesEndpoint, SYSTEM_REFUSED } from './messages.ts';
-import { processesIn, versionLine } from './helpers.ts';
+import { processesIn, processesLeftIn, versionLine } from './helpers.ts';
 
 const CLAUDE_CODE_VERSION = '2.1.328';
 const PASSES = fileURLToPath(new URL('../../.cache/agents-real/', import.meta.url));
@@ -96,7 +96,6 @@ describe('Claude Code, pinned', () => {
     const result = await session.runStep('What is the answer?', { timeLimitMs: 15_000 });
     await session.close();
     expect(result).toMatchObject({ answer: '', timedOut: true, failure: "claude did not answer within 15 s (the step's time limit); its process group was ended" });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(processesIn(values.workspace)).toEqual([]);
+    expect(await processesLeftIn(values.workspace)).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import type { AgentPassValues } from '../../src/agents/placeholders.ts';
 import { startAgentSession } from '../../src/agents/session.ts';
 import { startStatelessMcp, type StatelessMcp } from '../helpers/statelessMcp.ts';
 import { ResponsesEndpoint } from './responses.ts';
-import { processesIn, versionLine } from './helpers.ts';
+import { processesIn, processesLeftIn, versionLine } from './helpers.ts';
 
 const CODEX_VERSION = '0.171.0';
 const PASSES = fileURLToPath(new URL('../../.cache/agents-real/', import.meta.url));
@@ -91,8 +91,7 @@ describe('the pinned real agents', () => {
     const result = await session.runStep('What is the answer?', { timeLimitMs: 5_000 });
     await session.close();
     expect(result).toMatchObject({ answer: '', timedOut: true, failure: "codex did not answer within 5 s (the step's time limit); its process group was ended" });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(processesIn(values.workspace)).toEqual([]);
+    expect(await processesLeftIn(values.workspace)).toEqual([]);
   });
 
   it('codex-acp answers initialize and session/new through the acp driver, and says its modes', async () => {
@@ -127,7 +126,6 @@ describe('the pinned real agents', () => {
     expect(offered(turns[0]!.body)).toContain('mcp__ladder[ping]');
     expect(offered(turns[0]!.body)).not.toContain('exec_command');
     expect(mcpAuth).toContain('Bearer mcp-token-acp');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(processesIn(values.workspace)).toEqual([]);
+    expect(await processesLeftIn(values.workspace)).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ import { startModelGateway } from '../../src/gateway/model/index.ts';
 import type { GatewayRequest, ModelGateway } from '../../src/gateway/model/index.ts';
 import type { ModelResponse } from '../../src/models/types.ts';
 import { startStatelessMcp, type StatelessMcp } from '../helpers/statelessMcp.ts';
-import { processesIn, versionLine } from './helpers.ts';
+import { processesIn, processesLeftIn, versionLine } from './helpers.ts';
 
 const GEMINI_VERSION = '0.61.0';
 const PASSES = fileURLToPath(new URL('../../.cache/agents-real/', import.meta.url));
@@ -108,7 +108,6 @@ describe('Gemini CLI, pinned', () => {
     const result = await session.runStep('What is the answer?', { timeLimitMs: 20_000 });
     await session.close();
     expect(result).toMatchObject({ answer: '', timedOut: true, failure: "gemini did not answer within 20 s (the step's time limit); its process group was ended" });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(processesIn(values.workspace)).toEqual([]);
+    expect(await processesLeftIn(values.workspace)).toEqual([]);
   }, 60_000);
 });

@@ -65,6 +65,19 @@ export function processesIn(folder: string): number[] {
   return pids;
 }
 
+/**
+ * The processes still in `folder` once they are all gone, or after `ms`: an ended group's
+ * processes exit on the kernel's time, which a fixed 500 ms wait left to a loaded machine.
+ */
+export async function processesLeftIn(folder: string, ms = 5_000): Promise<number[]> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const left = processesIn(folder);
+    if (left.length === 0 || Date.now() > until) return left;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** The function tools a Chat Completions request offered, by name. */
 export function offered(body: unknown): string[] {
   return ((body as { tools?: Array<{ function?: { name: string } }> }).tools ?? []).map((t) => t.function?.name ?? '?').sort();

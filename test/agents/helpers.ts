@@ -4,6 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseAgentFile, type AgentFile } from '../../src/agents/file.ts';
 import type { AgentPassValues } from '../../src/agents/placeholders.ts';
@@ -47,12 +48,15 @@ export function alive(pid: number): boolean {
   }
 }
 
+// The polls sleep on node:timers/promises, which Vitest's fake timers leave alone: a test that
+// holds a step's time limit on a fake clock still waits for its processes in real time.
+
 /** Polls until every pid is gone, at most `ms`; the kernel reaps re-parented processes on its own time. */
 export async function allGoneWithin(pids: number[], ms: number): Promise<boolean> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (!pids.some(alive)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await delay(50);
   }
   return !pids.some(alive);
 }
@@ -73,6 +77,6 @@ export async function pidsWhenWritten(file: string, ms = 10_000): Promise<number
       // Not written yet.
     }
     if (Date.now() > until) throw new Error(`no pids in ${file} after ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await delay(25);
   }
 }

@@ -99,5 +99,5 @@ describe('the ladder command', () => {
   it('prints the one line on stderr, nothing on stdout, and exits 2', async () => {
     const failed = await exec(process.execPath, ['bin/ladder.js', 'run', '--pases', '3']).then(() => undefined, (e: { code: number; stdout: string; stderr: string }) => e);
     expect(failed).toMatchObject({ code: 2, stdout: '', stderr: 'ladder run: unknown flag --pases; did you mean --passes?\n' });
-  }, 30_000);
+  });
 });

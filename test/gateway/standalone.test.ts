@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway } from '../../src/gateway/serve.ts';
 import { abortableSleep } from '../../src/gateway/standalone.ts';
 import type { GatewayRequest, RunningGateway } from '../../src/gateway/serve.ts';
+import type { Clock } from '../../src/reliability/index.ts';
 import { httpGateway, status, textOf, until, userClient } from '../helpers/gateway.ts';
 
 const CRASHY = fileURLToPath(new URL('../fixtures/crashy-server.mjs', import.meta.url));
@@ -36,8 +37,8 @@ const crashy = (dir: string, name: string) => ({
   command: 'node', args: [CRASHY], env: { CRASHY_PIDS: join(dir, `${name}.pids`), CRASHY_CANCELLED: join(dir, `${name}.cancelled`), API_KEY: `secret-${name}-0123456789` },
 });
 
-async function gateway(dir: string, extra: Partial<GatewayRequest> = {}): Promise<RunningGateway & { url: string }> {
-  const running = await httpGateway(serversFile(dir, { a: crashy(dir, 'a'), b: crashy(dir, 'b') }), dir, extra);
+async function gateway(dir: string, extra: Partial<GatewayRequest> = {}, clock?: Clock): Promise<RunningGateway & { url: string }> {
+  const running = await httpGateway(serversFile(dir, { a: crashy(dir, 'a'), b: crashy(dir, 'b') }), dir, extra, clock);
   open.push(running);
   return running;
 }
@@ -101,12 +102,17 @@ describe('ladder gateway', () => {
 
   it('begins a turn after the idle gap when the policy says so', async () => {
     const dir = folder();
-    const { url } = await gateway(dir, { turn: 'idle=0.3' });
+    // The gap is read off a clock the test moves: with a real 0.3 s gap, two calls that a
+    // loaded machine answers more than 0.3 s apart would fall in two turns.
+    let skew = 0;
+    const { url } = await gateway(dir, { turn: 'idle=60' }, () => Date.now() + skew);
     const c = await client(url);
     await c.listTools();
     await c.callTool({ name: 'a__fail', arguments: {} });
     expect(textOf(await c.callTool({ name: 'a__fail', arguments: {} }))).toContain('Not sent again');
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    skew += 30_000;
+    expect(textOf(await c.callTool({ name: 'a__fail', arguments: {} }))).toContain('Not sent again');
+    skew += 60_000;
     expect(textOf(await c.callTool({ name: 'a__fail', arguments: {} }))).toBe('upstream MCP session is closed');
   });
 

@@ -7,10 +7,12 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startGateway } from '../../src/gateway/serve.ts';
 import type { GatewayRequest, RunningGateway } from '../../src/gateway/serve.ts';
 import type { GatewayStatus } from '../../src/gateway/status.ts';
+import type { Clock } from '../../src/reliability/index.ts';
 
-/** `ladder gateway --transport http` over the servers file `servers`, its state under `dir`, quiet. */
-export async function httpGateway(servers: string, dir: string, extra: Partial<GatewayRequest> = {}): Promise<RunningGateway & { url: string }> {
-  const running = await startGateway({ servers, transport: 'http', ...extra }, { env: { LADDER_STATE_DIR: join(dir, 'state') }, log: () => undefined });
+/** `ladder gateway --transport http` over the servers file `servers`, its state under `dir`, quiet; on `clock` when given. */
+export async function httpGateway(servers: string, dir: string, extra: Partial<GatewayRequest> = {}, clock?: Clock): Promise<RunningGateway & { url: string }> {
+  const world = { env: { LADDER_STATE_DIR: join(dir, 'state') }, log: () => undefined, ...(clock === undefined ? {} : { clock }) };
+  const running = await startGateway({ servers, transport: 'http', ...extra }, world);
   return running as RunningGateway & { url: string };
 }
 

@@ -26,6 +26,8 @@ describe('the step pass rate interval, over rates 0.05..0.95 and every n from 5 
 });
 
 describe('the paired-difference interval, over 10..100 pairs with correlated arms', () => {
+  // A computation with nothing to wait for, so its time limit only stops a starved run: 72 s at
+  // a load average of 38 on 2 cores, past the suite's 60 s.
   it('covers at least 95% in every cell, and on average no more than 98.5%', () => {
     // The one method's price: an interval that inverts a test whose size stays under 5% covers
     // 1 - size at equal arms, 98% there on average, so the bar of issue 12 (mean at most 97%)
@@ -35,7 +37,7 @@ describe('the paired-difference interval, over 10..100 pairs with correlated arm
     expect(grid.min.value).toBeGreaterThanOrEqual(0.95);
     expect(grid.mean).toBeGreaterThanOrEqual(0.95);
     expect(grid.mean).toBeLessThanOrEqual(0.985);
-  });
+  }, 300_000);
 
   it('costs at most a third more width than Tango\'s uncorrected interval, a tenth at 100 pairs', () => {
     for (const [pA, pB, rho] of [[0.5, 0.5, 0.6], [0.5, 0.7, 0.4], [0.3, 0.5, 0]] as const) {

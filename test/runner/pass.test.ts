@@ -271,7 +271,7 @@ describe('a remote server the pass starts ({url, start})', () => {
     expect(await running).toEqual({ passed: false, interrupted: true, steps: [] });
     // Stopped before the pass returned.
     expect(gone(server!.pid)).toBe(true);
-  }, 30_000);
+  });
 
   it('ends the pass as a harness error, in one line, when the server exits before it listens', async () => {
     const tempRoot = await tempDir('ladder-pass-');

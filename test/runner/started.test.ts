@@ -71,7 +71,7 @@ describe('a server the pass starts', () => {
     await using started = await startServers(rungOf(['--reset-first', '3']), workspace, 20_000);
     expect(started.errors).toEqual([]);
     expect(await answersInitialize(`http://127.0.0.1:${started.ports.get('s')}/mcp`, {}, 5_000)).toBeUndefined();
-  }, 30_000);
+  });
 
   it('says in one line why a server that listens but never answers did not start: its name, command, the wait and its stderr', async () => {
     const workspace = await tempDir('ladder-started-');
@@ -80,7 +80,7 @@ describe('a server the pass starts', () => {
     expect(started.errors).toEqual([expect.stringMatching(
       /^server "s" did not start \(\S*node \S*started-server\.mjs \d+ --mute\): did not answer initialize on port \d+ within 5 s \(.+\); stderr ends: listening, never answering$/,
     )]);
-  }, 30_000);
+  });
 
   it('stops it, with everything it started, when disposed', async () => {
     const workspace = await tempDir('ladder-started-');
@@ -92,7 +92,7 @@ describe('a server the pass starts', () => {
       expect(processesMentioning(tag)).toHaveLength(2);
     }
     expect(processesMentioning(tag)).toEqual([]);
-  }, 30_000);
+  });
 });
 
 describe('a port taken between its choice and the server\'s bind', () => {
@@ -115,7 +115,7 @@ describe('a port taken between its choice and the server\'s bind', () => {
     } finally {
       await close(held);
     }
-  }, 30_000);
+  });
 
   it('is tried again with a new port when the server exits saying its port is in use', async () => {
     // The first start says EADDRINUSE and exits, as a server that lost the race for its port
@@ -126,7 +126,7 @@ describe('a port taken between its choice and the server\'s bind', () => {
     expect(started.errors).toEqual([]);
     expect(ports.tries).toHaveLength(2);
     expect(started.ports.get('s')).toBe(ports.tries[1]);
-  }, 30_000);
+  });
 
   it('does not take a server that exits for another reason for a collision', async () => {
     const workspace = await tempDir('ladder-started-');
@@ -135,7 +135,7 @@ describe('a port taken between its choice and the server\'s bind', () => {
     await using started = await startServers(exits, workspace, 20_000, ports);
     expect(ports.tries).toHaveLength(1);
     expect(started.errors).toEqual([expect.stringMatching(/: exited \(code 3\); stderr ends: no config here$/)]);
-  }, 30_000);
+  });
 
   it.runIf(process.platform === 'linux')('is tried again when the server moved to another port and the URL reaches someone else\'s MCP server', async () => {
     // The port answers initialize, but not from the pass's server, which serves elsewhere.
@@ -160,7 +160,7 @@ describe('a port taken between its choice and the server\'s bind', () => {
     } finally {
       await other.close();
     }
-  }, 30_000);
+  });
 
   it(`makes the pass a harness error, in one line naming every port tried, after ${PORT_TRIES} tries`, async () => {
     const workspace = await tempDir('ladder-started-');
@@ -173,5 +173,5 @@ describe('a port taken between its choice and the server\'s bind', () => {
       + `${PORT_TRIES} ports tried (${ports.tries.join(', ')}); stderr ends: Error: listen EADDRINUSE: address already in use 127.0.0.1:${last}`,
     ]);
     expect(first).not.toBe(last);
-  }, 30_000);
+  });
 });

@@ -103,7 +103,7 @@ describe('ladder serve over stdio in both eras', () => {
     expect([modern.getNegotiatedProtocolVersion(), legacy.getNegotiatedProtocolVersion()]).toEqual(['2026-07-28', '2025-11-25']);
     for (const c of [modern, legacy]) expect((await c.listTools()).tools.map((t) => t.name)).toContain('catalog_lookup');
     expect(textOf(await modern.callTool({ name: 'catalog_lookup', arguments: { topic: 'config/cache' } }))).toContain('cache.ttlSeconds: 900');
-  }, 30_000);
+  });
 
   it('refuses the other era under --protocol, each with the answer a server of one era gives', async () => {
     await using temp = tempDir();
@@ -112,5 +112,5 @@ describe('ladder serve over stdio in both eras', () => {
     // 2026-07-28 only: initialize is refused with the revisions it serves.
     await expect(serve(temp.dir, 'legacy', '--protocol', '2026-07-28')).rejects.toThrow(/Unsupported protocol version: 2025-11-25/);
     expect((await serve(temp.dir, MODERN, '--protocol', '2026-07-28')).getNegotiatedProtocolVersion()).toBe('2026-07-28');
-  }, 30_000);
+  });
 });

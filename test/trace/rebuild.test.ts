@@ -98,5 +98,5 @@ describe.each(PROVIDERS)('$name: requests rebuilt from the trace', (provider) =>
     // The refused call's text went to the model, and is in the rebuilt conversation.
     expect(JSON.stringify(rebuilt[2]!.messages)).toContain('Not sent again: the identical call failed at round 1');
     expect(rebuilt.map((r) => JSON.stringify(provider.body(model, asRequest(r))))).toEqual(received.map((s) => s.raw));
-  }, 30_000);
+  });
 });
