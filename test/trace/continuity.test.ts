@@ -50,6 +50,13 @@ describe('what a step put into the conversation', () => {
     expect(earlierStep('Find the commit.', last)).toEqual({ prompt: 'Find the commit.', toolResults: ['abc123', 'ok'] });
   });
 
+  it("is read from the prompt's own user message, wherever it stands, whatever follows it", () => {
+    // First in the request; a later user message without the prompt (an agent's "(no content)")
+    // and a tool result quoting the prompt do not move where the step began.
+    const last = [user('Find the commit.'), tool('a'), user('(no content)'), tool('Found for "Find the commit.": abc'), tool('b')];
+    expect(earlierStep('Find the commit.', last)).toEqual({ prompt: 'Find the commit.', toolResults: ['a', 'Found for "Find the commit.": abc', 'b'] });
+  });
+
   it('is no tool results when its request no longer holds its prompt, and nothing when it never asked the model', () => {
     expect(earlierStep('Find the commit.', [user('other'), tool('x')])).toEqual({ prompt: 'Find the commit.', toolResults: [] });
     expect(earlierStep('Find the commit.', [])).toEqual({ prompt: 'Find the commit.', toolResults: [] });
