@@ -27,7 +27,7 @@ export default defineConfig({
       'test/models/schema.test.ts', 'test/models/adapt.test.ts', 'test/models/names.test.ts',
       'test/trace/scrub.test.ts', 'test/trace/redact.test.ts', 'test/runner/streak.test.ts', 'test/report/diverge.test.ts',
       'test/runner/replaySource.test.ts', 'test/otlp/spans.test.ts',
-      'test/report/stepTime.test.ts', 'test/agents/startup.test.ts', 'test/gateway/model/gemini.test.ts',
+      'test/report/stepTime.test.ts', 'test/agents/startup.test.ts', 'test/trace/continuity.test.ts', 'test/gateway/model/gemini.test.ts',
     ],
     pool: 'threads',
     // Hang detectors, not bounds: a mutant that hangs is caught by Stryker's own timeout.

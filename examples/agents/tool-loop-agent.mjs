@@ -5,6 +5,12 @@
 // (OPENAI_BASE_URL, OPENAI_API_KEY, LADDER_MCP_URL, LADDER_MCP_TOKEN), takes the step's prompt
 // as its argument (or on stdin), and prints its answer on stdout. Nothing in it knows about
 // Ladder's arms: the reliability layer sits in the MCP gateway it talks to.
+//
+// A rung is one conversation in several steps, and this harness runs once per step: it keeps
+// the conversation in CONVERSATION_FILE (the agent file puts it in the pass's home, which lasts
+// the pass) and starts a new one on the pass's first step (LADDER_STEP, the 0-based step index
+// Ladder gives every exec agent), so step 2's first request carries what step 1 said and found.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import OpenAI from 'openai';
 
@@ -41,7 +47,9 @@ const tools = listed.map((tool) => ({
 }));
 
 const openai = new OpenAI({ baseURL: env('OPENAI_BASE_URL'), apiKey: env('OPENAI_API_KEY'), maxRetries: 0 });
-const messages = [{ role: 'user', content: prompt }];
+const saved = process.env.CONVERSATION_FILE;
+const goOn = saved !== undefined && process.env.LADDER_STEP !== '0' && existsSync(saved);
+const messages = [...(goOn ? JSON.parse(readFileSync(saved, 'utf8')) : []), { role: 'user', content: prompt }];
 let answer = '';
 for (let round = 0; round < MAX_ROUNDS; round += 1) {
   const response = await openai.chat.completions.create({ model: process.env.AGENT_MODEL ?? 'default', messages, tools });
@@ -63,4 +71,5 @@ for (let round = 0; round < MAX_ROUNDS; round += 1) {
   }
 }
 await mcp.close();
+if (saved !== undefined) writeFileSync(saved, JSON.stringify(messages));
 process.stdout.write(`${answer}\n`);

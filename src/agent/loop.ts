@@ -49,6 +49,8 @@ export interface StepResult {
   cause?: string;
   /** An external agent's start-up within the step, when it was measured. */
   agentStartupMs?: number;
+  /** An external agent's step after the first: whether its first model request carried the earlier steps (src/trace/continuity.ts). */
+  carried?: boolean;
   ms: number;
 }
 

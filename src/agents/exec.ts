@@ -1,5 +1,7 @@
 // An exec agent: one process per step, started behind the group guard in the pass's workspace,
-// the prompt in an argument ({prompt}) or on stdin, the answer read from stdout. At the step's
+// the prompt in an argument ({prompt}) or on stdin, the answer read from stdout. From the second
+// step on it gets the agent file's `continue.args` when there are any (the agent's own flag to
+// resume the pass's session), else `args` again: a new conversation each step. At the step's
 // time limit, or when its signal aborts, the whole process group is ended: a step never waits
 // on an agent, and nothing the agent started outlives the step.
 import type { ChildProcess } from 'node:child_process';
@@ -39,18 +41,23 @@ export function readAnswer(stdout: string, answer: AgentAnswer, name: string): s
 
 export function execSession(agent: PreparedAgent): AgentSession {
   const { file } = agent;
+  // The file's schema makes both lists agree on where the prompt goes (file.ts).
   const promptInArgs = [...file.args, ...Object.values(file.env)].some((text) => placeholdersIn(text).includes('prompt'));
   const running = new Set<ChildProcess>();
   let closed = false;
+  let steps = 0;
 
   async function runStep(prompt: string, options: StepOptions): Promise<AgentStepResult> {
     const name = commandName(agent.command);
     if (closed) return { answer: '', failure: `${name}: the pass has ended`, timedOut: false, notes: [] };
+    const step = { prompt, index: steps };
+    steps += 1;
+    const args = step.index > 0 && file.continue !== undefined ? file.continue.args : file.args;
     const started = Date.now();
     const spawnedAt = performance.now();
-    const child = spawnGroup(agent.command, file.args.map((arg) => agent.fill(arg, prompt)), {
+    const child = spawnGroup(agent.command, args.map((arg) => agent.fill(arg, step)), {
       cwd: agent.values.workspace,
-      env: agent.env(prompt),
+      env: agent.env(step),
       // An agent given its prompt in an argument gets an empty stdin, not one left open to hang on.
       stdio: [promptInArgs ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { PACKAGE_ROOT } from '../lane/install.ts';
 import { nearest } from '../rungs/nearest.ts';
 import { schemaProblems, yamlProblem, type SchemaProblem } from '../rungs/problems.ts';
-import { PLACEHOLDERS, placeholdersIn } from './placeholders.ts';
+import { PLACEHOLDERS, placeholdersIn, STEP_PLACEHOLDERS } from './placeholders.ts';
 
 export class AgentFileError extends Error {
   constructor(
@@ -36,6 +36,15 @@ export const agentFileSchema = z.strictObject({
   kind: z.enum(['exec', 'acp']),
   command: z.string().min(1, 'expected the command that starts the agent'),
   args: z.array(z.string()).default([]),
+  /**
+   * exec only: how the steps after the first go on from the pass's conversation. `args` replaces
+   * `args` from the second step on (the agent's own flag to resume the session, with
+   * `{sessionId}` or its own "the last session"). Absent: every step starts the agent anew, a
+   * new conversation, which the reports say.
+   */
+  continue: z.strictObject({
+    args: z.array(z.string()).min(1, "expected the arguments of the steps after the first, such as [-p, '{prompt}', --resume, '{sessionId}']"),
+  }).optional(),
   env: z.record(z.string(), z.string()).default({}),
   /** Path -> content, both with placeholders, written before the pass starts. */
   files: z.record(z.string().min(1), z.string()).default({}),
@@ -86,10 +95,11 @@ const PLACEHOLDER_LIST = PLACEHOLDERS.map((p) => `{${p}}`).join(', ');
 /** Mistakes the schema cannot see: placeholders, and fields that belong to the other kind. */
 function meaningProblems(agent: Parsed, data: Record<string, unknown>): SchemaProblem[] {
   const out: SchemaProblem[] = [];
-  const placeholders = (text: string, path: (string | number)[], promptAllowed: string | undefined): void => {
+  // `why` says why a step's own placeholders ({prompt}, {step}) cannot go there, with {name} for which.
+  const placeholders = (text: string, path: (string | number)[], why: string | undefined): void => {
     for (const name of placeholdersIn(text)) {
-      if (name === 'prompt') {
-        if (promptAllowed !== undefined) out.push({ path, text: `{prompt} cannot go here: ${promptAllowed}` });
+      if ((STEP_PLACEHOLDERS as readonly string[]).includes(name)) {
+        if (why !== undefined) out.push({ path, text: `{${name}} cannot go here: ${why.replaceAll('{name}', `{${name}}`)}` });
         continue;
       }
       if ((PLACEHOLDERS as readonly string[]).includes(name)) continue;
@@ -99,14 +109,15 @@ function meaningProblems(agent: Parsed, data: Record<string, unknown>): SchemaPr
     }
   };
   const acpPrompt = 'an acp agent gets each step\'s prompt over ACP (session/prompt), not in its command line';
-  placeholders(agent.command, ['command'], 'the command is the same for every step; put {prompt} in args or env');
+  placeholders(agent.command, ['command'], 'the command is the same for every step; put {name} in args or env');
   agent.args.forEach((arg, i) => placeholders(arg, ['args', i], agent.kind === 'acp' ? acpPrompt : undefined));
+  agent.continue?.args.forEach((arg, i) => placeholders(arg, ['continue', 'args', i], undefined));
   for (const [name, value] of Object.entries(agent.env)) {
     // zod words a bad record key as "Invalid key in record"; said here instead, in plain words.
     if (!envName.test(name)) out.push({ path: ['env', name], text: 'expected an environment variable name (letters, digits, _)' });
     placeholders(value, ['env', name], agent.kind === 'acp' ? acpPrompt : undefined);
   }
-  const filesPrompt = 'files are written once, before the pass\'s first step; put {prompt} in args or env';
+  const filesPrompt = 'files are written once, before the pass\'s first step; put {name} in args or env';
   for (const [path, content] of Object.entries(agent.files)) {
     placeholders(path, ['files', path], filesPrompt);
     placeholders(content, ['files', path], filesPrompt);
@@ -128,12 +139,35 @@ function meaningProblems(agent: Parsed, data: Record<string, unknown>): SchemaPr
       out.push({ path: ['loopGuard'], text: "only for an exec agent (its stderr and stdout are read for the message); an acp agent's turn ends with its own stop reason: remove this field" });
     }
   }
+  out.push(...continueProblems(agent));
   if (agent.kind === 'exec') {
     for (const field of ['mode', 'permissions'] as const) {
       if (data[field] !== undefined) out.push({ path: [field], text: `only for an acp agent (${field === 'mode' ? 'a session mode set after session/new' : 'how ACP permission requests are answered'}); an exec agent runs unattended: remove this field` });
     }
   }
   return out;
+}
+
+/** `continue` that cannot work: on an acp agent, or at odds with what the first step gets. */
+function continueProblems(agent: Parsed): SchemaProblem[] {
+  const later = agent.continue?.args;
+  if (later === undefined) return [];
+  if (agent.kind === 'acp') {
+    return [{ path: ['continue'], text: 'only for an exec agent (the arguments of the steps after the first); an acp agent keeps one session a pass by itself: remove this field' }];
+  }
+  const uses = (texts: readonly string[], name: string): boolean => texts.some((t) => placeholdersIn(t).includes(name));
+  const env = Object.values(agent.env);
+  if (later.length === agent.args.length && later.every((arg, i) => arg === agent.args[i])) {
+    return [{ path: ['continue', 'args'], text: "the same as args, so nothing tells the agent to go on from the last step: give the agent's own resume flag here, or remove continue" }];
+  }
+  if (!uses(env, 'prompt') && uses(agent.args, 'prompt') !== uses(later, 'prompt')) {
+    const where = uses(agent.args, 'prompt') ? ['args', 'continue.args'] : ['continue.args', 'args'];
+    return [{ path: ['continue', 'args'], text: `{prompt} is in ${where[0]} but not in ${where[1]}, so one of them would get the prompt on stdin: put '{prompt}' in both, or in neither` }];
+  }
+  if (uses(later, 'sessionId') && !uses([...agent.args, ...env, ...Object.keys(agent.files), ...Object.values(agent.files)], 'sessionId')) {
+    return [{ path: ['continue', 'args'], text: "{sessionId} is never given to the first step (args, env and files do not use it), so there is no session by that id to resume: start the session with it (for example --session-id '{sessionId}'), or resume the agent's last session" }];
+  }
+  return [];
 }
 
 export function parseAgentFile(file: string, text: string): AgentFile {

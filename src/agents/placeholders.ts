@@ -24,15 +24,23 @@ export interface AgentPassValues {
   geminiBaseUrl: string;
   /** The pass token the agent sends the model gateway as its API key; never a real provider key. */
   apiKey: string;
+  /**
+   * A UUID for this pass only, `{sessionId}`: what a recipe hands an agent that lets the caller
+   * name its session (`claude --session-id`) so later steps resume it. Made per pass when absent.
+   */
+  sessionId?: string;
   /** also a stdio bridge command for agents that only start commands, if given */
   mcpStdio?: { command: string; args: string[] };
 }
 
-/** Every placeholder an agent file may use. `{prompt}` only where a step fills it (exec args and env). */
+/** Every placeholder an agent file may use. `{prompt}` and `{step}` only where a step fills them (exec args and env). */
 export const PLACEHOLDERS = [
-  'prompt', 'workspace', 'home', 'model', 'mcpUrl', 'mcpToken', 'mcpConfig', 'openaiBaseUrl', 'anthropicBaseUrl', 'geminiBaseUrl', 'apiKey', 'agentDir',
+  'prompt', 'step', 'workspace', 'home', 'model', 'mcpUrl', 'mcpToken', 'mcpConfig', 'openaiBaseUrl', 'anthropicBaseUrl', 'geminiBaseUrl', 'apiKey', 'agentDir', 'sessionId',
 ] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
+
+/** The placeholders each step fills anew: they go only where a step's process starts (exec args and env). */
+export const STEP_PLACEHOLDERS: readonly Placeholder[] = ['prompt', 'step'];
 
 /**
  * `{name}` is a placeholder; `{{name}}` is the literal text `{name}`. Only a name in braces
@@ -65,9 +73,10 @@ export function mcpConfigPath(home: string): string {
   return join(home, 'ladder-mcp.json');
 }
 
-/** The pass's values by placeholder name (without `{prompt}`, which each step adds). */
+/** The pass's values by placeholder name (without `{prompt}` and `{step}`, which each step adds). */
 export function passPlaceholders(values: AgentPassValues): PlaceholderValues {
   return {
+    ...(values.sessionId === undefined ? {} : { sessionId: values.sessionId }),
     workspace: values.workspace,
     home: values.home,
     model: values.model,
@@ -112,6 +121,9 @@ export function agentEnv(values: AgentPassValues, fileEnv: Record<string, string
     ANTHROPIC_API_KEY: values.apiKey,
     GOOGLE_GEMINI_BASE_URL: values.geminiBaseUrl,
     GEMINI_API_KEY: values.apiKey,
+    // What a harness of its own needs to keep its conversation between steps (docs/agent.md).
+    ...(placeholderValues.sessionId === undefined ? {} : { LADDER_SESSION_ID: placeholderValues.sessionId }),
+    ...(placeholderValues.step === undefined ? {} : { LADDER_STEP: placeholderValues.step }),
   };
   for (const [name, value] of Object.entries(fileEnv)) env[name] = fill(value, placeholderValues);
   return env;

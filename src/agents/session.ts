@@ -3,10 +3,11 @@
 // session per pass), a step resolves with the agent's answer or its own failure in one line;
 // it never rejects for something the agent did. Every process started here runs behind the
 // group guard (spawnGroup), so nothing outlives its step or pass, even when Ladder is killed.
+import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { AgentFile } from './file.ts';
-import { agentEnv, fill, mcpConfigPath, mcpConfigText, passPlaceholders, type AgentPassValues } from './placeholders.ts';
+import { agentEnv, fill, mcpConfigPath, mcpConfigText, passPlaceholders, type AgentPassValues, type PlaceholderValues } from './placeholders.ts';
 
 export type { AgentPassValues } from './placeholders.ts';
 
@@ -57,10 +58,16 @@ export interface PreparedAgent {
   values: AgentPassValues;
   /** The command with its placeholders filled ({prompt} is never allowed there). */
   command: string;
-  /** Fills a text with the pass's values and, for an exec step, its prompt. */
-  fill(text: string, prompt?: string): string;
-  /** The agent's whole environment for a step (its prompt, if the file's env uses {prompt}). */
-  env(prompt?: string): Record<string, string>;
+  /** Fills a text with the pass's values and, for an exec step, its prompt and index. */
+  fill(text: string, step?: StepValues): string;
+  /** The agent's whole environment: the pass's, and for an exec step its prompt and index (`LADDER_STEP`). */
+  env(step?: StepValues): Record<string, string>;
+}
+
+/** What an exec step fills in: `{prompt}`, and `{step}`, the step's 0-based index in the pass (as the trace's `step`). */
+export interface StepValues {
+  prompt: string;
+  index: number;
 }
 
 /**
@@ -68,14 +75,16 @@ export interface PreparedAgent {
  * acp agent starts its process and the ACP handshake (which its first step waits for, inside
  * that step's time limit). Rejects only for Ladder's own faults (a file it cannot write).
  */
-export async function startAgentSession(file: AgentFile, values: AgentPassValues): Promise<AgentSession> {
+export async function startAgentSession(file: AgentFile, given: AgentPassValues): Promise<AgentSession> {
+  const values = { ...given, sessionId: given.sessionId ?? randomUUID() };
   const placeholders = { ...passPlaceholders(values), agentDir: file.dir };
+  const forStep = (step?: StepValues): PlaceholderValues => (step === undefined ? placeholders : { ...placeholders, prompt: step.prompt, step: String(step.index) });
   const prepared: PreparedAgent = {
     file,
     values,
     command: fill(file.command, placeholders),
-    fill: (text, prompt) => fill(text, prompt === undefined ? placeholders : { ...placeholders, prompt }),
-    env: (prompt) => agentEnv(values, file.env, prompt === undefined ? placeholders : { ...placeholders, prompt }),
+    fill: (text, step) => fill(text, forStep(step)),
+    env: (step) => agentEnv(values, file.env, forStep(step)),
   };
   await mkdir(values.home, { recursive: true });
   await mkdir(values.workspace, { recursive: true });

@@ -11,7 +11,7 @@ import { pair } from './pairing.ts';
 import type { LoadedRun, RunSummary } from './summary.ts';
 import { agentField, armsOf, loadRun, summarizeLoaded, SYNTHETIC_NOTICE } from './summary.ts';
 import { ReportInputError } from '../results/read.ts';
-import { agentWords, leftOutSentence, plural, summarySentence } from './words.ts';
+import { agentWords, conversationsSentence, leftOutSentence, plural, summarySentence } from './words.ts';
 import type { RunAgent } from './words.ts';
 
 export const COMPARISON_FORMAT = 1;
@@ -102,7 +102,12 @@ export function traceNotes(s: RunSummary, name: string): string[] {
   if (t.unfinishedSteps > 0) parts.push(`${plural(t.unfinishedSteps, 'unfinished step')} ignored`);
   if (t.harnessErrors > 0) parts.push(`${plural(t.harnessErrors, 'pass', 'passes')} ended by a harness error (counted as errored)`);
   if (s.status !== 'complete') parts.push(`status ${s.status}`);
-  return [...(parts.length === 0 ? [] : [`${name} (${s.runId}): ${parts.join(', ')}.`]), ...contentNotes(s, name)];
+  const conversations = conversationsSentence(s.conversations);
+  return [
+    ...(parts.length === 0 ? [] : [`${name} (${s.runId}): ${parts.join(', ')}.`]),
+    ...(conversations === null ? [] : [`${name} (${s.runId}): ${conversations}`]),
+    ...contentNotes(s, name),
+  ];
 }
 
 /** What the traces hold of the conversation, when it is not all of it. */

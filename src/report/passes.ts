@@ -69,6 +69,8 @@ export interface StepRun {
   tools: ToolTally[];
   /** An external agent's start-up in the step (step.end `agentStartupMs`); absent for the built-in loop. */
   agentStartupMs?: number;
+  /** An external agent's step after the first: whether its first model request carried the earlier steps (step.end `carried`). */
+  carried?: boolean;
   /** The step's time split four ways, each millisecond once (stepTime.ts): the parts add up to `ms`. */
   time: StepTime;
   /** The tools the reference calls in the step (step.start `reference`); absent in older traces. */
@@ -247,6 +249,7 @@ class PassAcc {
       ...acc, passed: e.passed, reason: e.reason, failedChecks: e.failedChecks.length, ms: e.ms, endT: e.t,
       answeredAt: e.answeredAt, tools: [...tools.values()], time,
       ...(e.agentStartupMs === undefined ? {} : { agentStartupMs: e.agentStartupMs }),
+      ...(e.carried === undefined ? {} : { carried: e.carried }),
       ...(acc.reference === undefined ? {} : { selection: selection(acc.reference, called) }),
     });
   }

@@ -10,7 +10,7 @@ import type { PassRecord, StepRun, TraceTally } from './passes.ts';
 import { emptyTraceTally, readPasses } from './passes.ts';
 import type { Manifest } from '../results/manifest.ts';
 import { ranBy } from './words.ts';
-import type { RunAgent } from './words.ts';
+import type { Conversations, RunAgent } from './words.ts';
 import { canonicalArm, listTraces, readManifest } from '../results/read.ts';
 
 export const SUMMARY_FORMAT = 1;
@@ -41,6 +41,12 @@ export interface RunSummary {
   model: { spec: string; synthetic: boolean };
   /** `--agent`: the external agent that ran the steps, and its version; absent for the built-in loop. */
   agent?: RunAgent;
+  /**
+   * An external agent's steps after the first read for carrying the earlier steps (step.end
+   * `carried`), and how many ran as new conversations; absent when none was read (the built-in
+   * loop, one-step rungs, runs recorded before it was).
+   */
+  conversations?: Conversations;
   /** Set when the model is synthetic: what these figures can and cannot say. */
   notice: string | null;
   ladderVersion: string;
@@ -163,6 +169,12 @@ function summarizeArm(arm: string, passes: PassRecord[], pricing: Pricing): ArmS
   return { arm, overall: metrics(stepRunsOf(passes), passes, groups, pricing), rungs: rungSummaries };
 }
 
+/** `{conversations}` when some step was read for carrying the earlier ones (summary.json is unchanged for the rest). */
+export function conversationsField(passes: readonly PassRecord[]): { conversations?: Conversations } {
+  const read = passes.flatMap((p) => p.steps).filter((s) => s.carried !== undefined);
+  return read.length === 0 ? {} : { conversations: { read: read.length, separate: read.filter((s) => s.carried === false).length } };
+}
+
 /** `{agent}` when an external agent ran the steps, else nothing: a run of the built-in loop reads as before. */
 export function agentField(manifest: Manifest): { agent?: RunAgent } {
   const agent = manifest.agent;
@@ -184,6 +196,7 @@ export function summarizeLoaded(run: LoadedRun): RunSummary {
     status: manifest.status,
     model: { spec: manifest.model.spec, synthetic },
     ...agentField(manifest),
+    ...conversationsField(run.passes),
     notice: synthetic ? SYNTHETIC_NOTICE : null,
     ladderVersion: manifest.ladderVersion,
     gitSha: manifest.gitSha,

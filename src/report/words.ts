@@ -22,6 +22,25 @@ export function ranBy(model: string, agent: RunAgent | undefined): string {
   return agent === undefined ? `model ${model}` : `agent ${agentWords(agent)}, model ${model}`;
 }
 
+/** How many of an external agent's steps after the first were read for carrying the earlier ones, and how many did not. */
+export interface Conversations {
+  read: number;
+  separate: number;
+}
+
+/**
+ * Said wherever a run is named (its last screen, `show`, `compare`, the report) when some of an
+ * external agent's steps ran as new conversations: those steps were not the rung's task, which
+ * leans on what the earlier steps found. Nothing when every step carried the earlier ones.
+ */
+export function conversationsSentence(c: Conversations | undefined): string | null {
+  if (c === undefined || c.separate === 0) return null;
+  const all = c.separate === c.read;
+  return `Separate conversations: ${all ? `every step after the first (${c.separate})` : `${c.separate} of ${c.read} steps after the first`} ` +
+    'began as a new conversation (its first model request did not carry the earlier steps\' prompts and tool results), ' +
+    'so the agent did it without what the earlier steps found; an agent file keeps the conversation with continue (docs/agent.md).';
+}
+
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
 }

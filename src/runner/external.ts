@@ -29,7 +29,8 @@ import { PACKAGE_ROOT } from '../lane/index.ts';
 import { REPLAY_DIVERGED, ReplayModel } from '../models/replay.ts';
 import { ProviderError } from '../models/retry.ts';
 import type { ChatMessage, ModelAdapter, ModelResponse, SamplingOptions } from '../models/types.ts';
-import type { Emit, Scrubber } from '../trace/index.ts';
+import { carriedOver, earlierStep } from '../trace/index.ts';
+import type { EarlierStep, Emit, Scrubber } from '../trace/index.ts';
 import { gatewayNames, syntheticView } from './externalNames.ts';
 import type { NameMap } from './externalNames.ts';
 
@@ -61,8 +62,10 @@ interface OpenStep {
   answeredAt?: number;
   /** ms of start-up not charged to the time limit, at most (the agent file's, else STARTUP_ALLOWANCE_MS). */
   allowanceMs: number;
-  /** The last request's messages, so each request records only what it adds. */
-  recorded: ChatMessage[];
+  /** The step's last request's messages, once it made one: what it put into the conversation. */
+  last?: readonly ChatMessage[];
+  /** Whether the step's first request carried the earlier steps; unread on the first step. */
+  carried?: boolean;
   /** A provider failure that persisted: the step ends errored, as in the built-in loop. */
   providerError?: ProviderError;
   ownCalls: number;
@@ -80,6 +83,14 @@ export class ExternalSteps implements AsyncDisposable {
   #models: ModelGateway | undefined;
   #session: AgentSession | undefined;
   #step: OpenStep | undefined;
+  /**
+   * The conversation as recorded so far in the pass (the last request's messages and its
+   * answer), so each request records only what it adds to it: a step's too, when the agent
+   * goes on from the last step's conversation.
+   */
+  #recorded: ChatMessage[] = [];
+  /** What each earlier step that asked the model put into the conversation, for the continuity reading. */
+  readonly #earlier: EarlierStep[] = [];
   /** What the agent's failure of a step said, for the pass's record. */
   readonly notes: string[] = [];
 
@@ -121,7 +132,7 @@ export class ExternalSteps implements AsyncDisposable {
     const started = performance.now();
     const limits = new StepLimits(spec.timeLimitMs, this.#input.signal);
     const allowanceMs = this.#input.file.startupAllowance === undefined ? STARTUP_ALLOWANCE_MS : this.#input.file.startupAllowance * 1000;
-    const step: OpenStep = { spec, limits, startedAt: started, marks: {}, allowanceMs, rounds: 0, toolsOfferedPerRound: [], recorded: [], ownCalls: 0 };
+    const step: OpenStep = { spec, limits, startedAt: started, marks: {}, allowanceMs, rounds: 0, toolsOfferedPerRound: [], ownCalls: 0 };
     // The limit leaves the agent's start-up out, up to the allowance: moved when the agent starts
     // and again when its first model request arrives (#answer).
     const onSpawn = (at: number): void => {
@@ -143,6 +154,7 @@ export class ExternalSteps implements AsyncDisposable {
         ...(step.answeredAt === undefined ? {} : { answeredAt: step.answeredAt }),
         ...(error === undefined ? {} : { error, cause: error }),
         ...(agentStartupMs === undefined ? {} : { agentStartupMs }),
+        ...(step.carried === undefined ? {} : { carried: step.carried }),
         ms: performance.now() - started,
       });
       this.notes.push(...result.notes);
@@ -163,10 +175,13 @@ export class ExternalSteps implements AsyncDisposable {
         toolsOfferedPerRound: step.toolsOfferedPerRound,
         ...(limits.stopped === 'interrupted' ? { error: 'interrupted', cause: 'interrupted' } : {}),
         ...(agentStartupMs === undefined ? {} : { agentStartupMs }),
+        ...(step.carried === undefined ? {} : { carried: step.carried }),
         ms: performance.now() - started,
       };
     } finally {
       limits[Symbol.dispose]();
+      const put = earlierStep(spec.prompt, step.last);
+      if (put !== undefined) this.#earlier.push(put);
     }
   }
 
@@ -187,13 +202,17 @@ export class ExternalSteps implements AsyncDisposable {
     const names: NameMap = gatewayNames(wire.request.tools.map((t) => t.name), (await this.#gateway.tools()).map((t) => t.name));
     step.toolsOfferedPerRound.push(names.toGateway.size);
     // What the agent sent, recorded as the conversation: each request adds what is new since
-    // the step's last request (a fresh process per step starts its conversation again).
+    // the last request of the pass. A request that does not go on from it (an agent started
+    // again for a step, or history re-sent changed) is recorded whole and marked `restart`, so
+    // the conversation rebuilt from the trace is the one sent (src/trace/conversation.ts).
     const messages = wire.request.messages;
-    const samePrefix = step.recorded.length <= messages.length
-      && JSON.stringify(messages.slice(0, step.recorded.length)) === JSON.stringify(step.recorded);
-    const fresh = samePrefix ? messages.slice(step.recorded.length) : messages;
+    const goesOn = this.#recorded.length <= messages.length
+      && JSON.stringify(messages.slice(0, this.#recorded.length)) === JSON.stringify(this.#recorded);
+    const fresh = goesOn ? messages.slice(this.#recorded.length) : messages;
     for (const message of fresh) addMessage([], emit, index, message);
-    step.recorded = [...messages];
+    this.#recorded = [...messages];
+    step.last = messages;
+    if (round === 1 && this.#earlier.length > 0) step.carried = carriedOver(this.#earlier, messages).carried;
     const gatewayTools = (await this.#gateway.tools()).map((t) => t.name);
     const at = { step: index, round, gatewayTools, prompt: step.spec.prompt };
     // A synthetic policy reads its step from the conversation; a replay of one answers as recorded.
@@ -202,7 +221,7 @@ export class ExternalSteps implements AsyncDisposable {
       ? syntheticView(wire.request, this.#input.prompts.slice(0, index + 1), names, (id) => this.#gateway.resultFor(id))
       : { ...wire.request, ...(this.#input.sampling === undefined ? {} : { options: this.#input.sampling }), at };
     const started = performance.now();
-    emit({ ...requestEvent(model, index, round, wire.request, scrubber), wire: wire.format });
+    emit({ ...requestEvent(model, index, round, wire.request, scrubber), wire: wire.format, ...(goesOn ? {} : { restart: true as const }) });
     let response: ModelResponse;
     try {
       // A replay that diverged stays diverged: a request after it (a client's retry, the agent
@@ -218,7 +237,10 @@ export class ExternalSteps implements AsyncDisposable {
       throw error;
     }
     if (synthetic) {
-      response = { ...response, toolCalls: response.toolCalls.map((call) => ({ ...call, name: names.toAgent.get(call.name) ?? call.name })) };
+      // A policy numbers its calls within the step it reads (synthetic_1, ...); an agent that keeps
+      // one conversation a pass needs them unique in the pass, or a later step's call reads as an
+      // earlier one's (Claude Code then sent its result as "(no content)").
+      response = { ...response, toolCalls: response.toolCalls.map((call) => ({ ...call, id: `${call.id}_step${index + 1}`, name: names.toAgent.get(call.name) ?? call.name })) };
     }
     const message = assistantMessage(response);
     const event = responseEvent(index, round, response, message);
@@ -228,7 +250,7 @@ export class ExternalSteps implements AsyncDisposable {
       ...event,
       toolCalls: event.toolCalls.map((call, i) => (names.toGateway.has(response.toolCalls[i]!.name) ? call : { ...call, own: true })),
     });
-    step.recorded.push(message);
+    this.#recorded.push(message);
     if (step.answeredAt === undefined && step.spec.answerCheck?.(response.text) === true) step.answeredAt = this.#input.clock();
     this.#gateway.setRound(round, response.toolCalls.flatMap((call) => {
       const tool = names.toGateway.get(call.name);

@@ -42,16 +42,21 @@ export function gatewayNames(offered: readonly string[], gateway: readonly strin
 /**
  * The request a synthetic policy reads. A policy knows its step by the count of user messages
  * and its progress by the tool answers since the last one (src/models/synthetic/model.ts); an
- * agent's conversation has user messages of its own (Codex sends its environment as one) and
- * starts again with each process. So the policy gets the step prompts so far as the user
- * messages, then what the agent sent since its last user message, under the gateway's names,
- * and only the gateway's tools: it follows the rung's reference whatever the agent wraps round it.
- * A tool message the gateway answered is shown as the lane answered it (`resultFor`), so the
- * policy reads failures and a capped wait's `remainingMs` whatever the agent's format kept.
+ * agent's conversation has user messages of its own (Codex sends its environment as one). So the
+ * policy gets as user messages the step prompts the agent's request carries (`prompts` are the
+ * rung's so far, the current step's last, which the agent was just given), then what the agent
+ * sent since its last user message, under the gateway's names, and only the gateway's tools: it
+ * follows the rung's reference whatever the agent wraps round it. An agent that dropped the
+ * earlier steps shows the policy fewer prompts, and the policy does what a model that lost them
+ * would: it takes the step for the first and follows that step's reference, so the step's checks
+ * see it. A tool message the gateway answered is shown as the lane answered it (`resultFor`), so
+ * the policy reads failures and a capped wait's `remainingMs` whatever the agent's format kept.
  */
 export function syntheticView(request: ModelRequest, prompts: readonly string[], names: NameMap,
   resultFor: (id: string) => { text: string; isError: boolean } | undefined = () => undefined): ModelRequest {
   const rename = (name: string): string => names.toGateway.get(name) ?? name;
+  const sent = request.messages.flatMap((m) => (m.role === 'user' ? [m.content] : []));
+  const carried = prompts.slice(0, -1).filter((prompt) => sent.some((text) => text.includes(prompt)));
   const since = request.messages.slice(request.messages.findLastIndex((m) => m.role === 'user') + 1);
   const tail = since.flatMap((message): ChatMessage[] => {
     if (message.role === 'assistant') {
@@ -67,5 +72,5 @@ export function syntheticView(request: ModelRequest, prompts: readonly string[],
     const name = names.toGateway.get(tool.name);
     return name === undefined ? [] : [{ ...tool, name }];
   });
-  return { messages: [...prompts.map((content): ChatMessage => ({ role: 'user', content })), ...tail], tools };
+  return { messages: [...[...carried, ...prompts.slice(-1)].map((content): ChatMessage => ({ role: 'user', content })), ...tail], tools };
 }

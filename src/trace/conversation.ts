@@ -5,7 +5,10 @@
 //
 // The rule that makes it exact: a request's messages are every `message` event and every
 // assistant message (on a `model.response`) before it in the pass, in trace order; its tools
-// are the last `offered` list of a `tools.list` before it; its options are its own.
+// are the last `offered` list of a `tools.list` before it; its options are its own. An external
+// agent's request marked `restart` (it did not go on from what was recorded before it: an agent
+// started again for a step) is only the messages recorded since the last `model.response`, and
+// the requests after it go on from there.
 import { canonicalJson } from '../reliability/callKey.ts';
 import type { RecordedAssistantMessage, RecordedMessage, RecordedToolSpec, TraceEvent } from './events.ts';
 import { hash16 } from './redact.ts';
@@ -66,6 +69,8 @@ export class ConversationBuilder {
   #tools: RecordedToolSpec[] = [];
   #toolsKnown = false;
   #complete = true;
+  /** How many messages there were at the last model.response: where a `restart` request begins. */
+  #answered = 0;
 
   /** The request a model.request event stands for, or undefined for any other event. */
   add(event: TraceEvent): RebuiltRequest | undefined {
@@ -80,6 +85,7 @@ export class ConversationBuilder {
       case 'model.response':
         if (event.message !== undefined) this.messages.push(event.message);
         else if (event['error.type'] === undefined) this.#complete = false;
+        this.#answered = this.messages.length;
         return undefined;
       case 'tools.list':
         if (event.offered !== undefined) {
@@ -90,6 +96,10 @@ export class ConversationBuilder {
         }
         return undefined;
       case 'model.request':
+        if (event.restart === true) {
+          this.messages.splice(0, this.#answered);
+          this.#answered = 0;
+        }
         return {
           step: event.step,
           round: event.round,

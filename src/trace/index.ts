@@ -6,4 +6,5 @@ export * from './reader.ts';
 export * from './scrub.ts';
 export * from './redact.ts';
 export * from './conversation.ts';
+export * from './continuity.ts';
 export * from './passCheck.ts';

@@ -208,6 +208,13 @@ export const modelRequestShape = z.object({
   options: samplingShape.optional(),
   /** An external agent's request: the wire format it spoke to the model gateway (openai-responses, anthropic-messages, ...). */
   wire: text.optional(),
+  /**
+   * An external agent's request that does not go on from the conversation recorded before it
+   * (an agent started again, or one that re-sent its history changed): its messages are the
+   * `message` events since the last `model.response`, recorded whole, and nothing before them.
+   * Absent: the request is everything recorded before it in the pass (conversation.ts).
+   */
+  restart: z.literal(true).optional(),
 });
 
 export const modelToolCallShape = z.object({
@@ -360,6 +367,13 @@ export const stepEndShape = z.object({
    * request, or to the step's end when it made none (exec: every step; acp: the session's first).
    */
   agentStartupMs: ms.optional(),
+  /**
+   * An external agent's step after the first: whether its first model request carried the
+   * earlier steps (their prompts and tool results; src/trace/continuity.ts). `false`: the step
+   * ran as a new conversation. Absent for the first step, a step whose agent never asked the
+   * model, the built-in loop (one conversation by construction), and traces written before it.
+   */
+  carried: z.boolean().optional(),
 });
 
 export const passEndShape = z.object({

@@ -27,6 +27,24 @@ describe('exec agents', () => {
     expect(result.startupMs).toBeGreaterThan(0);
   });
 
+  it("gives the steps after the first continue's arguments, with the step's index and the pass's one session id", async () => {
+    using p = pass();
+    const file = exec(['echo', 'new {step} {sessionId} {prompt}'], { continue: { args: [EXEC_AGENT, 'echo', 'resume {step} {sessionId} {prompt}'] } });
+    session = await startAgentSession(file, p.values);
+    const answers = [];
+    for (const prompt of ['a', 'b', 'c']) answers.push((await session.runStep(prompt, STEP)).answer);
+    const id = /^answer: new 0 (\S+) a$/.exec(answers[0]!)?.[1];
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(answers).toEqual([`answer: new 0 ${id} a`, `answer: resume 1 ${id} b`, `answer: resume 2 ${id} c`]);
+    await session.close();
+    // A pass of its own, a session id of its own; and without continue, args at every step.
+    session = await startAgentSession(exec(['echo', 'new {step} {sessionId}']), p.values);
+    const again = [(await session.runStep('a', STEP)).answer, (await session.runStep('b', STEP)).answer];
+    expect(again[0]).toMatch(/^answer: new 0 [0-9a-f-]{36}$/);
+    expect(again[0]).not.toContain(id);
+    expect(again[1]).toBe(again[0]!.replace('new 0', 'new 1'));
+  });
+
   it('gives the prompt on stdin when no argument takes it', async () => {
     using p = pass();
     session = await startAgentSession(exec(['stdin']), p.values);
@@ -56,6 +74,8 @@ describe('exec agents', () => {
         ANTHROPIC_API_KEY: 'pass-key-1',
         GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:5001',
         GEMINI_API_KEY: 'pass-key-1',
+        LADDER_SESSION_ID: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+        LADDER_STEP: '0',
         CODEX_HOME: join(p.values.home, '.codex'),
         ASKED: 'the question',
       });

@@ -51,7 +51,7 @@ ownTools: a shell, switched off by its mode
       'mine.yaml:7 args[2]: unknown placeholder {promt}; did you mean {prompt}?',
     ]);
     expect(problems(`${EXEC}env:\n  X: '{somethingElse}'\n`)).toEqual([
-      'mine.yaml:5 env.X: unknown placeholder {somethingElse}; the placeholders are {prompt}, {workspace}, {home}, {model}, {mcpUrl}, {mcpToken}, {mcpConfig}, {openaiBaseUrl}, {anthropicBaseUrl}, {geminiBaseUrl}, {apiKey}, {agentDir}; write {{somethingElse}} for the text {somethingElse}',
+      'mine.yaml:5 env.X: unknown placeholder {somethingElse}; the placeholders are {prompt}, {step}, {workspace}, {home}, {model}, {mcpUrl}, {mcpToken}, {mcpConfig}, {openaiBaseUrl}, {anthropicBaseUrl}, {geminiBaseUrl}, {apiKey}, {agentDir}, {sessionId}; write {{somethingElse}} for the text {somethingElse}',
     ]);
   });
 
@@ -64,6 +64,50 @@ ownTools: a shell, switched off by its mode
     ]);
     expect(problems('name: mine\nkind: exec\ncommand: \'{prompt}\'\n')).toEqual([
       'mine.yaml:3 command: {prompt} cannot go here: the command is the same for every step; put {prompt} in args or env',
+    ]);
+  });
+
+  it('says where {step} cannot go: it changes with each step, as {prompt} does', () => {
+    expect(problems(`${EXEC}files:\n  '{home}/x': 'at {step}'\ncommand: 'run-{step}'\n`.replace('command: my-agent\n', ''))).toEqual([
+      'mine.yaml:5 command: {step} cannot go here: the command is the same for every step; put {step} in args or env',
+      "mine.yaml:4 files.{home}/x: {step} cannot go here: files are written once, before the pass's first step; put {step} in args or env",
+    ]);
+    expect(problems(`${EXEC}args: ['{prompt}', --step, '{step}', --session, '{sessionId}']\nenv: { S: '{step}' }\n`)).toEqual([]);
+  });
+
+  it('reads continue: the arguments of the steps after the first', () => {
+    const text = `${EXEC}args: [-p, '{prompt}', --session-id, '{sessionId}']\ncontinue:\n  args: [-p, '{prompt}', --resume, '{sessionId}']\n`;
+    expect(parseAgentFile('mine.yaml', text).continue).toEqual({ args: ['-p', '{prompt}', '--resume', '{sessionId}'] });
+    // The agent's own "last session" needs no id.
+    expect(problems(`${EXEC}args: ['{prompt}']\ncontinue: { args: [--continue, '{prompt}'] }\n`)).toEqual([]);
+    // The prompt in env: both lists may leave it out.
+    expect(problems(`${EXEC}env: { ASK: '{prompt}' }\ncontinue: { args: [--continue] }\n`)).toEqual([]);
+  });
+
+  it('refuses a continue that cannot work, in one line each', () => {
+    expect(problems('name: mine\nkind: acp\ncommand: my-acp\ncontinue: { args: [--resume] }\n')).toEqual([
+      'mine.yaml:4 continue: only for an exec agent (the arguments of the steps after the first); an acp agent keeps one session a pass by itself: remove this field',
+    ]);
+    expect(problems(`${EXEC}args: ['{prompt}']\ncontinue:\n  args: ['{prompt}']\n`)).toEqual([
+      "mine.yaml:6 continue.args: the same as args, so nothing tells the agent to go on from the last step: give the agent's own resume flag here, or remove continue",
+    ]);
+    expect(problems(`${EXEC}args: ['{prompt}']\ncontinue:\n  args: [--continue]\n`)).toEqual([
+      "mine.yaml:6 continue.args: {prompt} is in args but not in continue.args, so one of them would get the prompt on stdin: put '{prompt}' in both, or in neither",
+    ]);
+    expect(problems(`${EXEC}args: [--new]\ncontinue:\n  args: [--continue, '{prompt}']\n`)).toEqual([
+      "mine.yaml:6 continue.args: {prompt} is in continue.args but not in args, so one of them would get the prompt on stdin: put '{prompt}' in both, or in neither",
+    ]);
+    expect(problems(`${EXEC}args: ['{prompt}']\ncontinue:\n  args: ['{prompt}', --resume, '{sessionId}']\n`)).toEqual([
+      "mine.yaml:6 continue.args: {sessionId} is never given to the first step (args, env and files do not use it), so there is no session by that id to resume: start the session with it (for example --session-id '{sessionId}'), or resume the agent's last session",
+    ]);
+    // Given in a file the first step reads, the id is the agent's from the start.
+    expect(problems(`${EXEC}args: ['{prompt}']\nfiles: { '{home}/s': '{sessionId}' }\ncontinue:\n  args: ['{prompt}', --resume, '{sessionId}']\n`)).toEqual([]);
+    expect(problems(`${EXEC}continue: { args: [] }\n`)).toEqual([
+      "mine.yaml:4 continue.args: expected the arguments of the steps after the first, such as [-p, '{prompt}', --resume, '{sessionId}']",
+    ]);
+    expect(problems(`${EXEC}continue: { args: [--continue], env: {} }\n`)).toHaveLength(1);
+    expect(problems(`${EXEC}continue: { args: ['{sesionId}'] }\n`)).toEqual([
+      'mine.yaml:4 continue.args[0]: unknown placeholder {sesionId}; did you mean {sessionId}?',
     ]);
   });
 

@@ -1013,4 +1013,30 @@ const PLANTED: NamedMutation[] = [
   },
 ];
 
-export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP, ...MECHANISMS, ...NUMBERS, ...PIPELINE, ...BEYOND_SYNTAX, ...NEW_MODULES, ...PLANTED];
+const CONTINUITY = 'src/trace/continuity.ts';
+const EXTERNAL = 'src/runner/externalNames.ts';
+
+/** One conversation a pass (issue 33): the reading that says whether a step carried the earlier ones, and the policy that relies on what the agent sent. */
+const CONVERSATION: NamedMutation[] = [
+  {
+    name: 'a step read as carrying the conversation when only its own prompt is there', file: CONTINUITY,
+    edits: [{ search: 'if (!prompts.some((text) => text.includes(step.prompt)))', replace: 'if (prompts.length === 0)' }],
+    breaks: "a request that holds any user message reads as carrying the earlier steps' prompts",
+    why: 'an agent that starts every step anew is reported as keeping its conversation, and its later steps are measured on a task the rung never set',
+    tests: ['test/trace/continuity.test.ts'],
+  },
+  {
+    name: "a step's tool results not read", file: CONTINUITY,
+    edits: [{ search: '    for (const result of step.toolResults) {', replace: '    for (const result of [] as string[]) {' }],
+    breaks: 'a request that kept the prompts but lost the tool results reads as carrying the earlier steps',
+    why: 'an agent that drops what its tools found (the commit it must tag) is reported as keeping it', tests: ['test/trace/continuity.test.ts'],
+  },
+  {
+    name: "a synthetic policy shown the runner's prompts, not the agent's", file: EXTERNAL,
+    edits: [{ search: "const carried = prompts.slice(0, -1).filter((prompt) => sent.some((text) => text.includes(prompt)));", replace: 'const carried = prompts.slice(0, -1);' }],
+    breaks: 'the scripted model follows the reference whatever the agent sent',
+    why: 'a recipe that drops the conversation passes the real-agent suite: CI cannot see the lost context', tests: ['test/runner/externalNames.test.ts'],
+  },
+];
+
+export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP, ...MECHANISMS, ...NUMBERS, ...PIPELINE, ...BEYOND_SYNTAX, ...NEW_MODULES, ...PLANTED, ...CONVERSATION];

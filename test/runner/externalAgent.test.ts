@@ -3,12 +3,17 @@
 // MCP SDK against the MCP gateway) runs three rungs on both arms of each rung's declared effect,
 // a synthetic policy behind the model gateway. The declared effects must show through it, the
 // breaker's refusals must reach the agent on `on` and not on `off`, and every trace is whole.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CALIBRATE_PASSES, calibrate } from '../../src/report/calibrate.ts';
 import { readTraceAll } from '../../src/trace/index.ts';
 import { listTraces } from '../../src/results/store.ts';
 import { removeTempDirs, ROOT, tempDir } from './helpers.ts';
+import { stepsNotCarried } from '../helpers/continuity.ts';
+import { prepareRun } from '../../src/runner/prepare.ts';
+import { executeRun } from '../../src/runner/run.ts';
+import { summarizeRun } from '../../src/report/summary.ts';
 
 afterAll(removeTempDirs);
 
@@ -23,6 +28,7 @@ describe('an external agent through the gateways', () => {
 
     const outcomes = new Map<string, string[]>();
     let passes = 0;
+    const notCarried: string[] = [];
     for (const group of ['arms-0']) {
       for (const path of await listTraces(join(out, group))) {
         const { events } = await readTraceAll(join(out, group, 'traces', path));
@@ -37,12 +43,35 @@ describe('an external agent through the gateways', () => {
         const requests = events.filter((e) => e.type === 'model.request').length;
         expect(requests).toBeGreaterThan(0);
         expect(events.filter((e) => e.type === 'model.response').length).toBe(requests);
+        // One conversation a pass: each step's first request carried the steps before it.
+        notCarried.push(...stepsNotCarried(events));
       }
     }
     expect(passes).toBe(RUNGS.length * 2 * CALIBRATE_PASSES);
+    expect(notCarried).toEqual([]);
     expect(outcomes.get('review-dead-browser/on')).toContain('refused');
     expect(outcomes.get('review-dead-browser/off')).not.toContain('refused');
   }, 600_000);
+});
+
+describe('an external agent that starts each step as a new conversation', () => {
+  it('is read as not carrying the earlier steps, and the synthetic policy behind the gateway does what a model that lost them would', async () => {
+    const dir = await tempDir('ladder-external-drop-');
+    // The example harness without its conversation file: every step is a new conversation.
+    const agent = join(dir, 'drops.yaml');
+    writeFileSync(agent, ['name: drops', 'kind: exec', 'command: node', `args: ['${join(ROOT, 'examples/agents/tool-loop-agent.mjs')}', '{prompt}']`, "env: { AGENT_MODEL: '{model}' }"].join('\n'));
+    const out = join(dir, 'run');
+    const prepared = await prepareRun({ rungs: ['rungs/calc-unit-lookups.yaml'], model: 'synthetic:reference', arms: ['on'], passes: 1, agent, out }, { cwd: ROOT, env: {} });
+    await executeRun(prepared, { progress: process.stderr });
+    const [path] = await listTraces(out);
+    const { events } = await readTraceAll(join(out, 'traces', path!));
+    expect(stepsNotCarried(events)).toEqual(['calc-unit-lookups/on#0 step 1: carried false']);
+    // Its second step's first request was recorded whole, marked as a restart.
+    expect(events.filter((e) => e.type === 'model.request' && e.restart === true).map((e) => e.type === 'model.request' && [e.step, e.round])).toEqual([[1, 1]]);
+    // Shown only its own prompt, the policy took the step for the first: step 1 fails its checks.
+    expect(events.flatMap((e) => (e.type === 'step.end' ? [[e.step, e.passed]] : []))).toEqual([[0, true], [1, false]]);
+    expect((await summarizeRun(out)).conversations).toEqual({ read: 1, separate: 1 });
+  }, 300_000);
 });
 
 describe('an external agent when the run is killed', () => {

@@ -33,11 +33,13 @@ describe('matching names', () => {
 });
 
 describe("a synthetic policy's view of an agent's request", () => {
-  it('gets the step prompts as its user messages, then what followed the last user message, under gateway names', () => {
+  it('gets the step prompts the agent carried as its user messages, then what followed the last user message, under gateway names', () => {
     const request: ModelRequest = {
       messages: [
         { role: 'system', content: 'You are an agent.' },
         { role: 'user', content: '<environment_context>cwd=/tmp/x</environment_context>' },
+        { role: 'user', content: 'Task: First step.' },
+        { role: 'assistant', content: 'Done.' },
         { role: 'user', content: 'Read the file.' },
         { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'mcp__ladder__wb__files_read', args: { path: 'a' } }] },
         { role: 'tool', toolCallId: 'c1', toolName: 'mcp__ladder__wb__files_read', content: 'text' },
@@ -57,5 +59,20 @@ describe("a synthetic policy's view of an agent's request", () => {
       ],
       tools: [{ name: 'wb__files_read', description: 'read', inputSchema: { type: 'object' } }],
     });
+  });
+
+  it("shows an agent that dropped the earlier steps only the step's own prompt, as a model that lost them would read it", () => {
+    const request: ModelRequest = {
+      messages: [
+        { role: 'user', content: '<environment_context>cwd=/tmp/x</environment_context>' },
+        { role: 'user', content: 'Tag that commit.' },
+      ],
+      tools: [],
+    };
+    const names = gatewayNames([], GATEWAY);
+    expect(syntheticView(request, ['Find the commit.', 'Tag that commit.'], names).messages).toEqual([{ role: 'user', content: 'Tag that commit.' }]);
+    // Of three steps, the one it kept.
+    const kept: ModelRequest = { messages: [{ role: 'user', content: 'Find the commit.' }, { role: 'user', content: 'Push it.' }], tools: [] };
+    expect(syntheticView(kept, ['Find the commit.', 'Tag that commit.', 'Push it.'], names).messages.map((m) => m.content)).toEqual(['Find the commit.', 'Push it.']);
   });
 });

@@ -5,11 +5,18 @@
 // prompt as its argument (or on stdin) and prints the last message's text. Nothing in it knows
 // about Ladder's arms: the reliability layer sits in the MCP gateway.
 //
+// A rung is one conversation in several steps, and this script runs once per step: it keeps the
+// agent's messages (as LangChain stores them) in CONVERSATION_FILE, which the agent file puts in
+// the pass's home, and goes on from them unless LADDER_STEP (Ladder's 0-based step index) is 0,
+// so each step's first request carries what the earlier steps said and found.
+//
 // Its packages come from this folder's node_modules (`npm ci --prefix examples/agents/langchain`),
 // never from Ladder's own tree.
 const { createAgent } = await import('langchain').catch(notInstalled);
 const { ChatOpenAI } = await import('@langchain/openai').catch(notInstalled);
 const { MultiServerMCPClient } = await import('@langchain/mcp-adapters').catch(notInstalled);
+const { mapChatMessagesToStoredMessages, mapStoredMessagesToChatMessages } = await import('@langchain/core/messages').catch(notInstalled);
+const { existsSync, readFileSync, writeFileSync } = await import('node:fs');
 
 /**
  * A round cap of its own, as tool-loop's: each round is two graph steps (the model, then the
@@ -40,6 +47,10 @@ async function readStdin() {
 }
 
 const prompt = process.argv[2] ?? (await readStdin());
+const saved = process.env.CONVERSATION_FILE;
+const earlier = saved !== undefined && process.env.LADDER_STEP !== '0' && existsSync(saved)
+  ? mapStoredMessagesToChatMessages(JSON.parse(readFileSync(saved, 'utf8')))
+  : [];
 
 const mcp = new MultiServerMCPClient({
   mcpServers: {
@@ -67,7 +78,8 @@ try {
     tools: await mcp.getTools(),
     systemPrompt: 'Use the tools to do what the user asks, then answer briefly.',
   });
-  const result = await agent.invoke({ messages: [{ role: 'user', content: prompt }] }, { recursionLimit: RECURSION_LIMIT });
+  const result = await agent.invoke({ messages: [...earlier, { role: 'user', content: prompt }] }, { recursionLimit: RECURSION_LIMIT });
+  if (saved !== undefined) writeFileSync(saved, JSON.stringify(mapChatMessagesToStoredMessages(result.messages)));
   process.stdout.write(`${result.messages.at(-1)?.text ?? ''}\n`);
 } finally {
   await mcp.close();

@@ -5,6 +5,11 @@
 // model. It takes the step's prompt as its argument (or on stdin) and prints the final output.
 // Nothing in it knows about Ladder's arms: the reliability layer sits in the MCP gateway.
 //
+// A rung is one conversation in several steps, and this script runs once per step: it keeps the
+// run's history (`result.history`, the SDK's input items) in CONVERSATION_FILE, which the agent
+// file puts in the pass's home, and goes on from it unless LADDER_STEP (Ladder's 0-based step
+// index) is 0, so each step's first request carries what the earlier steps said and found.
+//
 // Its packages come from this folder's node_modules (`npm ci --prefix examples/agents/openai-agents`),
 // never from Ladder's own tree, whose openai is an older major.
 const sdk = await import('@openai/agents').catch(notInstalled);
@@ -36,6 +41,9 @@ async function readStdin() {
 }
 
 const prompt = process.argv[2] ?? (await readStdin());
+const { existsSync, readFileSync, writeFileSync } = await import('node:fs');
+const saved = process.env.CONVERSATION_FILE;
+const earlier = saved !== undefined && process.env.LADDER_STEP !== '0' && existsSync(saved) ? JSON.parse(readFileSync(saved, 'utf8')) : [];
 
 // Retries off: behind Ladder's model gateway the run's model adapter has already retried the
 // provider with back-off, so a 5xx that reaches this client is one that persisted; the client's
@@ -58,7 +66,8 @@ try {
     model: env('AGENT_MODEL'),
     mcpServers: [gateway],
   });
-  const result = await run(agent, prompt, { maxTurns: MAX_TURNS });
+  const result = await run(agent, [...earlier, { role: 'user', content: prompt }], { maxTurns: MAX_TURNS });
+  if (saved !== undefined) writeFileSync(saved, JSON.stringify(result.history));
   process.stdout.write(`${result.finalOutput ?? ''}\n`);
 } finally {
   await gateway.close();

@@ -8,7 +8,7 @@ import type { ArmComparison, ComparisonReport } from '../compare.ts';
 import { passErrored } from '../metrics.ts';
 import type { PassRecord } from '../passes.ts';
 import type { RunSummary } from '../summary.ts';
-import { carriesNothing, metricSentence, plural, ranBy } from '../words.ts';
+import { carriesNothing, conversationsSentence, metricSentence, plural, ranBy } from '../words.ts';
 import type { Table } from './document.ts';
 import { rungTable, VERDICT } from './document.ts';
 import { summaryTables } from './summaryTables.ts';
@@ -17,6 +17,8 @@ import { terminalTable, wrap } from './text.ts';
 export interface RunEnd {
   /** Which agent at which version, beside the model, when an external agent ran the steps; null for the built-in loop. */
   who: string | null;
+  /** The agent's steps that ran as new conversations, when some did (words.ts, conversationsSentence). */
+  conversations: string | null;
   notice: string | null;
   /** Per comparison (or the one arm): its headline and its rows per rung. */
   parts: { headline: string[]; table: Table }[];
@@ -111,6 +113,7 @@ export function runEnd(input: RunEndInput): RunEnd {
   const details = comparison === null ? `${ladder} report ${where} gives them` : `${ladder} compare ${where} gives them`;
   return {
     who: summary.agent === undefined ? null : `Run ${summary.runId}: ${ranBy(summary.model.spec, summary.agent)}.`,
+    conversations: conversationsSentence(summary.conversations),
     notice: summary.notice,
     parts: comparison === null ? [armPart(summary)] : comparison.comparisons.map(comparisonPart),
     problems: problemLines(input, details),
@@ -126,6 +129,7 @@ export function runEnd(input: RunEndInput): RunEnd {
 export function renderRunEnd(end: RunEnd): string[] {
   const out: string[] = [];
   if (end.who !== null) out.push(...wrap(end.who));
+  if (end.conversations !== null) out.push(...wrap(`NOTE: ${end.conversations}`), '');
   if (end.notice !== null) out.push(...wrap(`NOTE: ${end.notice}`), '');
   for (const part of end.parts) {
     for (const p of part.headline) out.push(...wrap(p));

@@ -85,6 +85,7 @@ export function renderFailureList(list: FailureList, paint: Paint = noColour): s
   const lines = [
     paint('bold', list.title),
     ...(list.notice === null ? [] : [paint('warn', `NOTE: ${list.notice}`)]),
+    ...(list.conversations === null ? [] : [paint('warn', `NOTE: ${list.conversations}`)]),
     ...(rows.length === 0 ? [] : ['', ...rows]),
     ...(list.leftOut.length === 0 ? [] : ['', ...list.leftOut.map((l, i) => (i === 0 ? paint('warn', l) : `  ${l}`))]),
     '',

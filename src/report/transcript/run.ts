@@ -4,8 +4,8 @@
 import { baselineArm } from '../compare.ts';
 import type { PassRecord } from '../passes.ts';
 import type { LoadedRun } from '../summary.ts';
-import { armsOf, uniqueInOrder, whoRan } from '../summary.ts';
-import { plural } from '../words.ts';
+import { armsOf, conversationsField, uniqueInOrder, whoRan } from '../summary.ts';
+import { conversationsSentence, plural } from '../words.ts';
 import type { PassTranscript } from './build.ts';
 import type { Divergence } from './diverge.ts';
 import { firstDivergence } from './diverge.ts';
@@ -64,6 +64,8 @@ export interface FailureRow {
 export interface FailureList {
   title: string;
   notice: string | null;
+  /** The agent's steps that ran as new conversations, when some did (words.ts, conversationsSentence). */
+  conversations: string | null;
   rows: FailureRow[];
   /** Passes left out of every figure (damaged, cut short), from the report's problems. */
   leftOut: string[];
@@ -81,6 +83,7 @@ export async function failureList(run: LoadedRun, notice: string | null, shownAs
   return {
     title: `Run ${run.manifest.runId} (${whoRan(run.manifest)}): ${plural(run.passes.length, 'counted pass', 'counted passes')}; ${what}.`,
     notice,
+    conversations: conversationsSentence(conversationsField(run.passes).conversations),
     rows: entries.map((e) => ({
       status: e.status, tone: STATUS_TONE[e.status], rung: e.record.rung, arm: e.record.arm, pass: `pass ${e.record.pass}`, why: e.failure ?? '',
     })),

@@ -344,11 +344,14 @@ function stepView(s: StepRecord, before: StepRecord | undefined, limits: Folding
     tools: toolsLine(s, before),
     asked: (s.asked ?? []).map(askedLine),
     rounds: s.rounds.map((r) => roundView(r, limits, marks.get(roundKey(s.step, r.round)) ?? null, callPlace)),
-    end: end === undefined ? 'did not finish: no step.end recorded' : `${endReason(s)}; ${status}`,
+    end: end === undefined ? 'did not finish: no step.end recorded' : `${endReason(s)}; ${status}${end.carried === false ? `; ${NEW_CONVERSATION}` : ''}`,
     failedChecks: end?.failedChecks.map((c) => ({ check: c.check, why: c.why })) ?? [],
     judgedPassed: end?.judged.filter((j) => j.passed).map((j) => ({ check: j.check, model: j.model })) ?? [],
   };
 }
+
+/** Said on a step that ran as a new conversation (step.end `carried: false`). */
+export const NEW_CONVERSATION = "a new conversation: the agent's first request of the step did not carry the earlier steps";
 
 export function roundKey(step: number, round: number): string {
   return `${step}:${round}`;
