@@ -55,6 +55,14 @@ export const agentFileSchema = z.strictObject({
   /** acp only: how permission requests are answered; allow (the default) allows within the workspace. */
   permissions: z.enum(['allow', 'deny']).optional(),
   /**
+   * acp only: the model the session runs, chosen after session/new among the models the agent's
+   * session offers (a config option of category model, else its `models`), by id or by name;
+   * with placeholders (`ladder/{model}`). Absent: the session keeps the model the agent chose.
+   */
+  sessionModel: z.string().min(1).optional(),
+  /** acp only: session/new's `_meta`, for what an agent reads only there (Zed's Claude adapter: its tools). */
+  sessionMeta: z.record(z.string(), z.unknown()).optional(),
+  /**
    * Seconds of start-up (from starting the agent to its first model request) not charged to a
    * step's time limit; 30 when absent (src/agents/startup.ts says why).
    */
@@ -62,9 +70,11 @@ export const agentFileSchema = z.strictObject({
   /** What the agent brings of its own (shell, file tools) and whether the recipe switches it off; shown, not used. */
   ownTools: z.string().optional(),
   /**
-   * exec only: the agent's own loop guard, which it may not let anyone switch off (Qwen Code
-   * exits 1 on repeated identical calls). A line of its stderr or stdout that matches `pattern`
-   * (a regular expression) ends the step `agent_stopped`, with that line as the agent's message.
+   * The agent's own loop guard, which it may not let anyone switch off (Qwen Code ends its run
+   * on repeated identical calls). A line that matches `pattern` (a regular expression) ends the
+   * step `agent_stopped`, with that line as the agent's message: of an exec agent's stderr or
+   * stdout; of an acp agent's stderr, its messages and notices in the turn, or its error for
+   * the turn.
    */
   loopGuard: z.strictObject({ pattern: z.string().min(1, "expected a regular expression for the agent's loop-guard message") }).optional(),
 });
@@ -124,13 +134,17 @@ function meaningProblems(agent: Parsed, data: Record<string, unknown>): SchemaPr
     } catch (error) {
       out.push({ path: ['loopGuard', 'pattern'], text: `not a regular expression (${(error as Error).message}); write the start of the agent's loop-guard message, with \\ before any of . * + ? ( ) [ ] { } | ^ $` });
     }
-    if (agent.kind === 'acp') {
-      out.push({ path: ['loopGuard'], text: "only for an exec agent (its stderr and stdout are read for the message); an acp agent's turn ends with its own stop reason: remove this field" });
-    }
   }
+  if (agent.sessionModel !== undefined) placeholders(agent.sessionModel, ['sessionModel'], acpPrompt);
   if (agent.kind === 'exec') {
-    for (const field of ['mode', 'permissions'] as const) {
-      if (data[field] !== undefined) out.push({ path: [field], text: `only for an acp agent (${field === 'mode' ? 'a session mode set after session/new' : 'how ACP permission requests are answered'}); an exec agent runs unattended: remove this field` });
+    const acpOnly = {
+      mode: 'a session mode set after session/new',
+      permissions: 'how ACP permission requests are answered',
+      sessionModel: 'the model chosen in the ACP session; give an exec agent its model in args',
+      sessionMeta: "session/new's _meta",
+    } as const;
+    for (const [field, what] of Object.entries(acpOnly)) {
+      if (data[field] !== undefined) out.push({ path: [field], text: `only for an acp agent (${what}); an exec agent runs unattended: remove this field` });
     }
   }
   return out;
