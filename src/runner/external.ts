@@ -218,7 +218,11 @@ export class ExternalSteps implements AsyncDisposable {
       throw error;
     }
     if (synthetic) {
-      response = { ...response, toolCalls: response.toolCalls.map((call) => ({ ...call, name: names.toAgent.get(call.name) ?? call.name })) };
+      // The policy sees one step (syntheticView) and numbers its calls from 1 in each; an agent
+      // that keeps the pass's conversation then gets a second `synthetic_1`. Claude Code (through
+      // Zed's ACP adapter, 2.1.328) dropped the later results of a repeated tool_use id and sent
+      // "(no content)", so the policy asked the same call until the step's limit: ids carry the step.
+      response = { ...response, toolCalls: response.toolCalls.map((call) => ({ ...call, id: `s${index + 1}_${call.id}`, name: names.toAgent.get(call.name) ?? call.name })) };
     }
     const message = assistantMessage(response);
     const event = responseEvent(index, round, response, message);
