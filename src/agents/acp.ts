@@ -130,7 +130,10 @@ export function chooseModel(session: SessionOffer, want: string): ModelChoice {
  */
 export function updateNote(update: acp.SessionUpdate): string | undefined {
   switch (update.sessionUpdate) {
-    case 'plan': return `updated its plan (ACP plan, ${update.entries.length} ${update.entries.length === 1 ? 'entry' : 'entries'})`;
+    case 'plan': {
+      const entries = update.entries.length;
+      return `updated its plan (ACP plan, ${entries} ${entries === 1 ? 'entry' : 'entries'})`;
+    }
     case 'session_info_update': return update.title ? `named the session "${update.title}"` : undefined;
     case 'available_commands_update': return `announced ${update.availableCommands.length} slash commands (available_commands_update)`;
     case 'current_mode_update': return `switched its session mode to ${update.currentModeId}`;

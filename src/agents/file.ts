@@ -29,6 +29,7 @@ const answerSchema = z.union([
 ], { error: "expected stdout, last-line, or {json: 'a.b.c'} (a path into the last JSON line of stdout)" });
 
 const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const pinnedPackage = z.string().regex(/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*@\d+\.\d+\.\d+([-+][\w.-]+)?$/, 'expected an npm package pinned to an exact version, such as @openai/codex@0.171.0');
 
 /** The field order here is the documented order (docs/agent.md, "External agents: the agent file"). */
 export const agentFileSchema = z.strictObject({
@@ -47,7 +48,13 @@ export const agentFileSchema = z.strictObject({
    * The npm package and exact version a shipped recipe is pinned to (`@openai/codex@0.171.0`):
    * what `ladder agents install NAME` puts in the per-user agent cache, and the version a run expects.
    */
-  package: z.string().regex(/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*@\d+\.\d+\.\d+([-+][\w.-]+)?$/, 'expected an npm package pinned to an exact version, such as @openai/codex@0.171.0').optional(),
+  package: pinnedPackage.optional(),
+  /**
+   * More npm packages, pinned, installed beside `package` in its cache folder (their commands in
+   * `{agentBin}`): the agent an adapter runs, such as the Claude Code that Zed's Claude adapter
+   * starts. Part of the version a run records (`0.23.1+claude-code-2.1.328`).
+   */
+  withPackages: z.array(pinnedPackage).optional(),
   /** How to ask the agent for its version at the start of a run: the arguments, and the version is the first x.y.z it prints. */
   version: z.strictObject({ args: z.array(z.string()).min(1, 'expected the arguments that make the agent print its version, such as [--version]') }).optional(),
   /** acp only: a session mode to set after session/new. */
@@ -136,6 +143,9 @@ function meaningProblems(agent: Parsed, data: Record<string, unknown>): SchemaPr
     }
   }
   if (agent.sessionModel !== undefined) placeholders(agent.sessionModel, ['sessionModel'], acpPrompt);
+  if (agent.withPackages !== undefined && agent.package === undefined) {
+    out.push({ path: ['withPackages'], text: 'installed beside package, which this file does not give: add package, or remove this field' });
+  }
   if (agent.kind === 'exec') {
     const acpOnly = {
       mode: 'a session mode set after session/new',

@@ -30,7 +30,7 @@ export interface AgentPassValues {
 
 /** Every placeholder an agent file may use. `{prompt}` only where a step fills it (exec args and env). */
 export const PLACEHOLDERS = [
-  'prompt', 'workspace', 'home', 'model', 'mcpUrl', 'mcpToken', 'mcpConfig', 'openaiBaseUrl', 'anthropicBaseUrl', 'geminiBaseUrl', 'apiKey', 'agentDir',
+  'prompt', 'workspace', 'home', 'model', 'mcpUrl', 'mcpToken', 'mcpConfig', 'openaiBaseUrl', 'anthropicBaseUrl', 'geminiBaseUrl', 'apiKey', 'agentDir', 'agentBin',
 ] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 

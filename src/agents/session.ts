@@ -4,7 +4,8 @@
 // it never rejects for something the agent did. Every process started here runs behind the
 // group guard (spawnGroup), so nothing outlives its step or pass, even when Ladder is killed.
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { onPath } from './locate.ts';
 import type { AgentFile } from './file.ts';
 import { agentEnv, fill, mcpConfigPath, mcpConfigText, passPlaceholders, type AgentPassValues } from './placeholders.ts';
 
@@ -69,11 +70,15 @@ export interface PreparedAgent {
  * that step's time limit). Rejects only for Ladder's own faults (a file it cannot write).
  */
 export async function startAgentSession(file: AgentFile, values: AgentPassValues): Promise<AgentSession> {
-  const placeholders = { ...passPlaceholders(values), agentDir: file.dir };
+  // {agentBin}: the folder of the command as located (the agent cache's node_modules/.bin, or
+  // where PATH has it), where the commands of the file's withPackages are too.
+  const command = fill(file.command, { ...passPlaceholders(values), agentDir: file.dir, agentBin: '' });
+  const located = isAbsolute(command) ? command : onPath(command, process.env.PATH);
+  const placeholders = { ...passPlaceholders(values), agentDir: file.dir, agentBin: located === undefined ? '.' : dirname(located) };
   const prepared: PreparedAgent = {
     file,
     values,
-    command: fill(file.command, placeholders),
+    command,
     fill: (text, prompt) => fill(text, prompt === undefined ? placeholders : { ...placeholders, prompt }),
     env: (prompt) => agentEnv(values, file.env, prompt === undefined ? placeholders : { ...placeholders, prompt }),
   };

@@ -51,7 +51,7 @@ ownTools: a shell, switched off by its mode
       'mine.yaml:7 args[2]: unknown placeholder {promt}; did you mean {prompt}?',
     ]);
     expect(problems(`${EXEC}env:\n  X: '{somethingElse}'\n`)).toEqual([
-      'mine.yaml:5 env.X: unknown placeholder {somethingElse}; the placeholders are {prompt}, {workspace}, {home}, {model}, {mcpUrl}, {mcpToken}, {mcpConfig}, {openaiBaseUrl}, {anthropicBaseUrl}, {geminiBaseUrl}, {apiKey}, {agentDir}; write {{somethingElse}} for the text {somethingElse}',
+      'mine.yaml:5 env.X: unknown placeholder {somethingElse}; the placeholders are {prompt}, {workspace}, {home}, {model}, {mcpUrl}, {mcpToken}, {mcpConfig}, {openaiBaseUrl}, {anthropicBaseUrl}, {geminiBaseUrl}, {apiKey}, {agentDir}, {agentBin}; write {{somethingElse}} for the text {somethingElse}',
     ]);
   });
 
@@ -138,12 +138,12 @@ describe('--agent NAME', () => {
 
   it('names the recipes there are when neither a recipe nor a file goes by that name', async () => {
     const names = recipeNames();
-    expect(names).toEqual(['claude-code', 'codex', 'codex-acp', 'gemini', 'opencode', 'qwen-code']);
+    expect(names).toEqual(['claude-code', 'claude-code-acp', 'codex', 'codex-acp', 'gemini', 'gemini-acp', 'opencode', 'opencode-acp', 'qwen-code', 'qwen-code-acp']);
     await expect(loadAgentFile('codx')).rejects.toThrow(
-      'codx: no shipped agent by that name and no such file; did you mean codex? the recipes are claude-code, codex, codex-acp, gemini, opencode, qwen-code, or give the path of an agent file',
+      'codx: no shipped agent by that name and no such file; did you mean codex? the recipes are claude-code, claude-code-acp, codex, codex-acp, gemini, gemini-acp, opencode, opencode-acp, qwen-code, qwen-code-acp, or give the path of an agent file',
     );
     await expect(loadAgentFile('nothing-like-it')).rejects.toThrow(
-      'nothing-like-it: no shipped agent by that name and no such file; the recipes are claude-code, codex, codex-acp, gemini, opencode, qwen-code, or give the path of an agent file',
+      'nothing-like-it: no shipped agent by that name and no such file; the recipes are claude-code, claude-code-acp, codex, codex-acp, gemini, gemini-acp, opencode, opencode-acp, qwen-code, qwen-code-acp, or give the path of an agent file',
     );
   });
 
@@ -174,7 +174,7 @@ describe('the shipped recipes', () => {
         }
       }
     }
-    // gemini's settings, opencode's config and its package-lock, qwen-code's settings.
-    expect(jsonFiles).toBe(4);
+    // gemini's settings, opencode's config and its package-lock, qwen-code's settings, and the same in their acp recipes.
+    expect(jsonFiles).toBe(8);
   });
 });
