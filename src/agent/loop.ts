@@ -49,6 +49,8 @@ export interface StepResult {
   cause?: string;
   /** An external agent's start-up within the step, when it was measured. */
   agentStartupMs?: number;
+  /** What an external agent said beside its answer (stderr warnings, ACP notices and updates). */
+  agentNotes?: string[];
   ms: number;
 }
 

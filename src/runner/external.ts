@@ -143,6 +143,7 @@ export class ExternalSteps implements AsyncDisposable {
         ...(step.answeredAt === undefined ? {} : { answeredAt: step.answeredAt }),
         ...(error === undefined ? {} : { error, cause: error }),
         ...(agentStartupMs === undefined ? {} : { agentStartupMs }),
+        ...(result.notes.length === 0 ? {} : { agentNotes: result.notes }),
         ms: performance.now() - started,
       });
       this.notes.push(...result.notes);

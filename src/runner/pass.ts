@@ -159,6 +159,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
       ...(result.answeredAt === undefined ? {} : { answeredAt: Math.round(result.answeredAt * 1000) / 1000 }),
       error: result.error,
       ...(result.agentStartupMs === undefined ? {} : { agentStartupMs: Math.round(result.agentStartupMs) }),
+      ...(result.agentNotes === undefined ? {} : { agentNotes: result.agentNotes.map((note) => scrubber.text(note)) }),
     });
     // Only an errored step has an error line (runStep's contract); an external agent's own
     // failure is said on step.end, and is the agent's, not a harness's or a provider's.

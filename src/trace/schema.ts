@@ -360,6 +360,12 @@ export const stepEndShape = z.object({
    * request, or to the step's end when it made none (exec: every step; acp: the session's first).
    */
   agentStartupMs: ms.optional(),
+  /**
+   * What an external agent said beside its answer, at most five lines: stderr warnings, ACP
+   * notices, and what an acp agent does over ACP only (a permission it asked, its plan, a session
+   * title, its slash commands).
+   */
+  agentNotes: z.array(text).optional(),
 });
 
 export const passEndShape = z.object({

@@ -83,7 +83,7 @@ export interface StepRecord {
   rounds: RoundRecord[];
   /** Servers' requests for input during the step, and how each was answered (`elicitation` events); absent: none. */
   asked?: { server: string; message: string; action: string; declared: boolean; content: Record<string, unknown> | undefined }[];
-  end: { passed: boolean; reason: StepEndReason; failedChecks: FailedCheck[]; judged: JudgedCheck[]; rounds: number; calls: number; ms: number; error: string | undefined } | undefined;
+  end: { passed: boolean; reason: StepEndReason; failedChecks: FailedCheck[]; judged: JudgedCheck[]; rounds: number; calls: number; ms: number; error: string | undefined; agentNotes: string[] } | undefined;
 }
 
 export interface PassTranscript {
@@ -155,6 +155,7 @@ export class TranscriptBuilder {
       case 'step.end':
         this.#step(e.step).end = {
           passed: e.passed, reason: e.reason, failedChecks: e.failedChecks, judged: e.judged ?? [], rounds: e.rounds, calls: e.calls, ms: e.ms, error: e.error,
+          agentNotes: e.agentNotes ?? [],
         };
         return;
       case 'pass.end':
