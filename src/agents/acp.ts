@@ -1,8 +1,10 @@
 // An acp agent: one process per pass, behind the group guard, speaking the Agent Client
 // Protocol over its stdio. The handshake (initialize, session/new with the gateway as its MCP
-// server, the file's session mode) starts with the pass and finishes inside the first step's
-// time limit; each step is one session/prompt, its answer the text of the agent messages
-// streamed for that prompt. At the time limit the turn is cancelled (session/cancel); an agent
+// server and the file's sessionMeta, the file's session mode and session model) starts with the
+// pass and finishes inside the first step's time limit; each step is one session/prompt, its
+// answer the text of the agent messages streamed for that prompt, its notes what the agent did
+// beside it (notices, a permission asked, its plan, a session title, its slash commands), and a
+// message or turn error matching the file's loopGuard the agent stopping itself. At the time limit the turn is cancelled (session/cancel); an agent
 // that does not stop within CANCEL_GRACE_MS loses its whole process group. A process that dies
 // fails its step with one line, and every later step at once with the same line.
 import { isAbsolute, relative, resolve } from 'node:path';
