@@ -51,6 +51,8 @@ export interface StepResult {
   agentStartupMs?: number;
   /** An external agent's step after the first: whether its first model request carried the earlier steps (src/trace/continuity.ts). */
   carried?: boolean;
+  /** What an external agent said beside its answer (stderr warnings, ACP notices and updates). */
+  agentNotes?: string[];
   ms: number;
 }
 

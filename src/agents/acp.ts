@@ -1,8 +1,10 @@
 // An acp agent: one process per pass, behind the group guard, speaking the Agent Client
 // Protocol over its stdio. The handshake (initialize, session/new with the gateway as its MCP
-// server, the file's session mode) starts with the pass and finishes inside the first step's
-// time limit; each step is one session/prompt, its answer the text of the agent messages
-// streamed for that prompt. At the time limit the turn is cancelled (session/cancel); an agent
+// server and the file's sessionMeta, the file's session mode and session model) starts with the
+// pass and finishes inside the first step's time limit; each step is one session/prompt, its
+// answer the text of the agent messages streamed for that prompt, its notes what the agent did
+// beside it (notices, a permission asked, its plan, a session title, its slash commands), and a
+// message or turn error matching the file's loopGuard the agent stopping itself. At the time limit the turn is cancelled (session/cancel); an agent
 // that does not stop within CANCEL_GRACE_MS loses its whole process group. A process that dies
 // fails its step with one line, and every later step at once with the same line.
 import { isAbsolute, relative, resolve } from 'node:path';
@@ -11,7 +13,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import * as acp from '@agentclientprotocol/sdk';
 import { LADDER_VERSION } from '../lane/install.ts';
 import { hasExited, spawnGroup, stopGroup } from '../lane/processGroup.ts';
-import { commandName, exitLine, seconds, stderrNotes, Tail } from './faults.ts';
+import { commandName, exitLine, loopGuardLine, seconds, stderrNotes, Tail } from './faults.ts';
 import type { AgentSession, AgentStepResult, PreparedAgent, StepOptions } from './session.ts';
 import { timeLimitWords } from './startup.ts';
 
@@ -75,11 +77,79 @@ export function decidePermission(request: acp.RequestPermissionRequest, workspac
  */
 const WARNING_CHUNKS = [/^Model metadata for `[^`]*` not found\./];
 
+/** The models a session offers, as ACP says them: a config option's values, or the older `models` list. */
+interface OfferedModels {
+  /** `session/set_config_option` with this config id, or `session/set_model`. */
+  via: { configId: string } | 'set_model';
+  current: string;
+  models: { id: string; name: string }[];
+}
+
+/**
+ * Gemini CLI 0.61.0 answers session/new with `models` (`currentModelId`, `availableModels`) and
+ * takes `session/set_model`, which the SDK's stable schema no longer has; opencode 1.18.33 and
+ * Zed's Claude adapter 0.23.1 with a config option of category `model`, Qwen Code 0.24.4 with both.
+ */
+type SessionOffer = acp.NewSessionResponse & { models?: { currentModelId: string; availableModels: { modelId: string; name: string }[] } | null };
+
+function offeredModels(session: SessionOffer): OfferedModels | undefined {
+  const option = session.configOptions?.find((o) => o.category === 'model' && o.type === 'select');
+  if (option !== undefined && option.type === 'select') {
+    const models = option.options.flatMap((o) => ('group' in o ? o.options : [o])).map((o) => ({ id: o.value, name: o.name }));
+    return { via: { configId: option.id }, current: option.currentValue, models };
+  }
+  if (session.models) {
+    return { via: 'set_model', current: session.models.currentModelId, models: session.models.availableModels.map((m) => ({ id: m.modelId, name: m.name })) };
+  }
+  return undefined;
+}
+
+export type ModelChoice =
+  | { set: 'none' }
+  | { set: 'config'; configId: string; value: string }
+  | { set: 'model'; modelId: string }
+  | { failure: string };
+
+/**
+ * How the session comes to run `want` (the agent file's sessionModel, filled): nothing when it
+ * already does (its current model's id, or the name of the offered model that is current), else
+ * the request that selects the offered model whose id or name is `want`. A session that offers
+ * no choice, or no such model, is a failure the agent file can fix.
+ */
+export function chooseModel(session: SessionOffer, want: string): ModelChoice {
+  const offer = offeredModels(session);
+  if (offer === undefined) return { failure: "its session/new offers no choice of model (no config option of category model, no models); remove the agent file's sessionModel" };
+  const match = offer.models.find((m) => m.id === want) ?? offer.models.find((m) => m.name === want);
+  if (offer.current === want || (match !== undefined && match.id === offer.current)) return { set: 'none' };
+  if (match === undefined) return { failure: `its session offers no model "${want}" (the agent file's sessionModel); it offers ${offer.models.map((m) => m.id).join(', ') || 'none'}` };
+  return offer.via === 'set_model' ? { set: 'model', modelId: match.id } : { set: 'config', configId: offer.via.configId, value: match.id };
+}
+
+/**
+ * What an agent does over ACP and not headless, as a note (shown as stderr warnings are): its
+ * plan, the title it gives the session, its slash commands, a mode it switches to. Undefined for
+ * the updates that are the turn itself (messages, thoughts, tool calls, usage).
+ */
+export function updateNote(update: acp.SessionUpdate): string | undefined {
+  switch (update.sessionUpdate) {
+    case 'plan': {
+      const entries = update.entries.length;
+      return `updated its plan (ACP plan, ${entries} ${entries === 1 ? 'entry' : 'entries'})`;
+    }
+    case 'session_info_update': return update.title ? `named the session "${update.title}"` : undefined;
+    case 'available_commands_update': return `announced ${update.availableCommands.length} slash commands (available_commands_update)`;
+    case 'current_mode_update': return `switched its session mode to ${update.currentModeId}`;
+    default: return undefined;
+  }
+}
+
 /** What one step gathers while its prompt runs. */
 class StepLog {
   readonly chunks: string[] = [];
   readonly notes: string[] = [];
   readonly stderr = new Tail();
+  /** Every message and notice text of the turn, for the agent's loop-guard message. */
+  readonly said: string[] = [];
 
   note(line: string): void {
     if (!this.notes.includes(line)) this.notes.push(line);
@@ -90,8 +160,17 @@ class StepLog {
       const { text } = update.content;
       if (WARNING_CHUNKS.some((warning) => warning.test(text.trim()))) this.note(text.trim());
       else this.chunks.push(text);
+      this.said.push(text);
+      return;
     }
-    else if (update.sessionUpdate === 'notice') this.note(update.description ? `${update.title}: ${update.description}` : update.title);
+    if (update.sessionUpdate === 'notice') {
+      const line = update.description ? `${update.title}: ${update.description}` : update.title;
+      this.note(line);
+      this.said.push(line);
+      return;
+    }
+    const note = updateNote(update);
+    if (note !== undefined) this.note(note);
   }
 
   allNotes(): string[] {
@@ -127,14 +206,17 @@ export function acpSession(agent: PreparedAgent): AgentSession {
   void exited.then((line) => (dead ??= line));
 
   let sessionId: string | undefined;
+  /** What the agent said between steps (its slash commands come right after session/new): the next step's notes. */
+  const between = new StepLog();
   const app = acp
     .client({ name: 'ladder' })
     .onNotification(acp.methods.client.session.update, ({ params }) => {
-      if (params.sessionId === sessionId) step?.update(params.update);
+      // Before session/new has answered, its id is not known yet: an update then is the session's.
+      if (sessionId === undefined || params.sessionId === sessionId) (step ?? between).update(params.update);
     })
     .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
       const { decision, note } = decidePermission(params, values.workspace, file.permissions);
-      if (note !== undefined) step?.note(note);
+      (step ?? between).note(note ?? `asked permission (${params.toolCall.title ?? params.toolCall.toolCallId}): allowed`);
       return decision;
     });
   const connection = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>));
@@ -164,7 +246,9 @@ export function acpSession(agent: PreparedAgent): AgentSession {
         return { failure: `${name} takes no HTTP MCP servers (its initialize says so) and this pass has no stdio bridge to give it` };
       }
       stage = 'session/new';
-      const session = await connection.agent.request(acp.methods.agent.session.new, { cwd: values.workspace, mcpServers: [server] });
+      const session: SessionOffer = await connection.agent.request(acp.methods.agent.session.new, {
+        cwd: values.workspace, mcpServers: [server], ...(file.sessionMeta === undefined ? {} : { _meta: file.sessionMeta }),
+      });
       sessionId = session.sessionId;
       if (file.mode !== undefined) {
         const modes = session.modes?.availableModes.map((m) => m.id);
@@ -173,6 +257,17 @@ export function acpSession(agent: PreparedAgent): AgentSession {
         }
         stage = 'session/set_mode';
         await connection.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: file.mode });
+      }
+      if (file.sessionModel !== undefined) {
+        const choice = chooseModel(session, agent.fill(file.sessionModel));
+        if ('failure' in choice) return { failure: `${name}: ${choice.failure}` };
+        if (choice.set === 'config') {
+          stage = 'session/set_config_option';
+          await connection.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: session.sessionId, configId: choice.configId, value: choice.value });
+        } else if (choice.set === 'model') {
+          stage = 'session/set_model';
+          await connection.agent.request('session/set_model', { sessionId: session.sessionId, modelId: choice.modelId });
+        }
       }
       return { sessionId: session.sessionId };
     } catch (error) {
@@ -190,6 +285,7 @@ export function acpSession(agent: PreparedAgent): AgentSession {
   async function runStep(prompt: string, options: StepOptions): Promise<AgentStepResult> {
     if (dead !== undefined) return { answer: '', failure: dead, timedOut: false, notes: [] };
     const log = new StepLog();
+    for (const line of between.notes.splice(0)) log.note(line);
     const first = !waitedForStart;
     waitedForStart = true;
     // The process started with the session, in the first step: its start-up is that step's.
@@ -253,6 +349,8 @@ export function acpSession(agent: PreparedAgent): AgentSession {
         }
         return result({ answer: '', failure: `${stopLine!}; its turn was cancelled (session/cancel)`, timedOut: true });
       }
+      const guard = loopGuardLine(file, log.stderr.text(), [...log.said, 'error' in outcome ? outcome.error.message : ''].join('\n'));
+      if (guard !== undefined) return result({ answer: '', stoppedItself: guard, timedOut: false });
       if ('gone' in outcome) return result({ answer: '', failure: outcome.gone, timedOut: false });
       if ('error' in outcome) {
         const line = await deathOr(`${name} answered session/prompt with an error: ${outcome.error.message}`);

@@ -41,12 +41,26 @@ export function installedVersion(folder: string, pin: string): string | undefine
 }
 
 /** The command in the cache at the pinned version, when it is installed there (a bare command name only). */
-export function cachedCommand(file: Pick<AgentFile, 'name' | 'package' | 'command'>, root: string): { path: string; version: string; folder: string } | undefined {
+export function cachedCommand(file: Pick<AgentFile, 'name' | 'package' | 'command' | 'withPackages'>, root: string): { path: string; version: string; folder: string } | undefined {
   const folder = cacheFolder(file, root);
   if (folder === undefined || !/^[\w.-]+$/.test(file.command)) return undefined;
   const path = join(folder, 'node_modules', '.bin', file.command);
   const version = installedVersion(folder, file.package!);
-  return version !== undefined && existsSync(path) ? { path, version, folder } : undefined;
+  // A package installed beside it at another version (or not at all) is not the recipe's agent.
+  const beside = (file.withPackages ?? []).every((pin) => installedVersion(folder, pin) === parsePin(pin).version);
+  return version !== undefined && beside && existsSync(path) ? { path, version: version + besideSuffix(file), folder } : undefined;
+}
+
+/**
+ * What `withPackages` adds to a version, as semver build metadata: `+claude-code-2.1.328` for
+ * `@anthropic-ai/claude-code@2.1.328` (the package's name without its scope); empty without any.
+ */
+export function besideSuffix(file: Pick<AgentFile, 'withPackages'>): string {
+  const parts = (file.withPackages ?? []).map((pin) => {
+    const { name, version } = parsePin(pin);
+    return `${name.replace(/^@[^/]+\//, '')}-${version}`;
+  });
+  return parts.length === 0 ? '' : `+${parts.join('.')}`;
 }
 
 /** A failed install, said in one line with what to do. */
@@ -85,10 +99,10 @@ export async function installAgent(file: AgentFile, options: InstallOptions): Pr
   await mkdir(temp, { recursive: true });
   // A package.json of its own, so npm installs here and not into a project above it.
   await writeFile(join(temp, 'package.json'), `${JSON.stringify({ name: `ladder-agent-${file.name}`, private: true })}\n`);
-  options.say(`installing ${file.package} into ${folder} (npm's output follows)`);
+  options.say(`installing ${[file.package, ...(file.withPackages ?? [])].join(' and ')} into ${folder} (npm's output follows)`);
   const started = Date.now();
   const npm = options.npm ?? 'npm';
-  const args = ['install', '--prefix', temp, '--save-exact', '--no-audit', '--no-fund', file.package];
+  const args = ['install', '--prefix', temp, '--save-exact', '--no-audit', '--no-fund', file.package, ...(file.withPackages ?? [])];
   const tail = new Tail();
   const code = await new Promise<number | string>((resolve) => {
     const child = spawn(npm, args, { stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });

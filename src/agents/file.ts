@@ -29,6 +29,7 @@ const answerSchema = z.union([
 ], { error: "expected stdout, last-line, or {json: 'a.b.c'} (a path into the last JSON line of stdout)" });
 
 const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const pinnedPackage = z.string().regex(/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*@\d+\.\d+\.\d+([-+][\w.-]+)?$/, 'expected an npm package pinned to an exact version, such as @openai/codex@0.171.0');
 
 /** The field order here is the documented order (docs/agent.md, "External agents: the agent file"). */
 export const agentFileSchema = z.strictObject({
@@ -56,13 +57,27 @@ export const agentFileSchema = z.strictObject({
    * The npm package and exact version a shipped recipe is pinned to (`@openai/codex@0.171.0`):
    * what `ladder agents install NAME` puts in the per-user agent cache, and the version a run expects.
    */
-  package: z.string().regex(/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*@\d+\.\d+\.\d+([-+][\w.-]+)?$/, 'expected an npm package pinned to an exact version, such as @openai/codex@0.171.0').optional(),
+  package: pinnedPackage.optional(),
+  /**
+   * More npm packages, pinned, installed beside `package` in its cache folder (their commands in
+   * `{agentBin}`): the agent an adapter runs, such as the Claude Code that Zed's Claude adapter
+   * starts. Part of the version a run records (`0.23.1+claude-code-2.1.328`).
+   */
+  withPackages: z.array(pinnedPackage).optional(),
   /** How to ask the agent for its version at the start of a run: the arguments, and the version is the first x.y.z it prints. */
   version: z.strictObject({ args: z.array(z.string()).min(1, 'expected the arguments that make the agent print its version, such as [--version]') }).optional(),
   /** acp only: a session mode to set after session/new. */
   mode: z.string().min(1).optional(),
   /** acp only: how permission requests are answered; allow (the default) allows within the workspace. */
   permissions: z.enum(['allow', 'deny']).optional(),
+  /**
+   * acp only: the model the session runs, chosen after session/new among the models the agent's
+   * session offers (a config option of category model, else its `models`), by id or by name;
+   * with placeholders (`ladder/{model}`). Absent: the session keeps the model the agent chose.
+   */
+  sessionModel: z.string().min(1).optional(),
+  /** acp only: session/new's `_meta`, for what an agent reads only there (Zed's Claude adapter: its tools). */
+  sessionMeta: z.record(z.string(), z.unknown()).optional(),
   /**
    * Seconds of start-up (from starting the agent to its first model request) not charged to a
    * step's time limit; 30 when absent (src/agents/startup.ts says why).
@@ -71,9 +86,11 @@ export const agentFileSchema = z.strictObject({
   /** What the agent brings of its own (shell, file tools) and whether the recipe switches it off; shown, not used. */
   ownTools: z.string().optional(),
   /**
-   * exec only: the agent's own loop guard, which it may not let anyone switch off (Qwen Code
-   * exits 1 on repeated identical calls). A line of its stderr or stdout that matches `pattern`
-   * (a regular expression) ends the step `agent_stopped`, with that line as the agent's message.
+   * The agent's own loop guard, which it may not let anyone switch off (Qwen Code ends its run
+   * on repeated identical calls). A line that matches `pattern` (a regular expression) ends the
+   * step `agent_stopped`, with that line as the agent's message: of an exec agent's stderr or
+   * stdout; of an acp agent's stderr, its messages and notices in the turn, or its error for
+   * the turn.
    */
   loopGuard: z.strictObject({ pattern: z.string().min(1, "expected a regular expression for the agent's loop-guard message") }).optional(),
 });
@@ -135,14 +152,21 @@ function meaningProblems(agent: Parsed, data: Record<string, unknown>): SchemaPr
     } catch (error) {
       out.push({ path: ['loopGuard', 'pattern'], text: `not a regular expression (${(error as Error).message}); write the start of the agent's loop-guard message, with \\ before any of . * + ? ( ) [ ] { } | ^ $` });
     }
-    if (agent.kind === 'acp') {
-      out.push({ path: ['loopGuard'], text: "only for an exec agent (its stderr and stdout are read for the message); an acp agent's turn ends with its own stop reason: remove this field" });
-    }
+  }
+  if (agent.sessionModel !== undefined) placeholders(agent.sessionModel, ['sessionModel'], acpPrompt);
+  if (agent.withPackages !== undefined && agent.package === undefined) {
+    out.push({ path: ['withPackages'], text: 'installed beside package, which this file does not give: add package, or remove this field' });
   }
   out.push(...continueProblems(agent));
   if (agent.kind === 'exec') {
-    for (const field of ['mode', 'permissions'] as const) {
-      if (data[field] !== undefined) out.push({ path: [field], text: `only for an acp agent (${field === 'mode' ? 'a session mode set after session/new' : 'how ACP permission requests are answered'}); an exec agent runs unattended: remove this field` });
+    const acpOnly = {
+      mode: 'a session mode set after session/new',
+      permissions: 'how ACP permission requests are answered',
+      sessionModel: 'the model chosen in the ACP session; give an exec agent its model in args',
+      sessionMeta: "session/new's _meta",
+    } as const;
+    for (const [field, what] of Object.entries(acpOnly)) {
+      if (data[field] !== undefined) out.push({ path: [field], text: `only for an acp agent (${what}); an exec agent runs unattended: remove this field` });
     }
   }
   return out;

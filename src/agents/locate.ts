@@ -8,7 +8,7 @@ import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { agentCacheRoot, cachedCommand, parsePin } from './cache.ts';
+import { agentCacheRoot, besideSuffix, cachedCommand, parsePin } from './cache.ts';
 import { installName } from './faults.ts';
 import type { AgentFile } from './file.ts';
 
@@ -86,8 +86,8 @@ export async function agentVersion(file: AgentFile, located: LocatedAgent, env: 
 }
 
 /** The version the file pins (`package`), if any. */
-export function pinnedVersion(file: Pick<AgentFile, 'package'>): string | undefined {
-  return file.package === undefined ? undefined : parsePin(file.package).version;
+export function pinnedVersion(file: Pick<AgentFile, 'package' | 'withPackages'>): string | undefined {
+  return file.package === undefined ? undefined : parsePin(file.package).version + besideSuffix(file);
 }
 
 /**

@@ -35,7 +35,7 @@ export interface AgentPassValues {
 
 /** Every placeholder an agent file may use. `{prompt}` and `{step}` only where a step fills them (exec args and env). */
 export const PLACEHOLDERS = [
-  'prompt', 'step', 'workspace', 'home', 'model', 'mcpUrl', 'mcpToken', 'mcpConfig', 'openaiBaseUrl', 'anthropicBaseUrl', 'geminiBaseUrl', 'apiKey', 'agentDir', 'sessionId',
+  'prompt', 'step', 'workspace', 'home', 'model', 'mcpUrl', 'mcpToken', 'mcpConfig', 'openaiBaseUrl', 'anthropicBaseUrl', 'geminiBaseUrl', 'apiKey', 'agentDir', 'sessionId', 'agentBin',
 ] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 

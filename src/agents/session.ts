@@ -5,7 +5,8 @@
 // group guard (spawnGroup), so nothing outlives its step or pass, even when Ladder is killed.
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { onPath } from './locate.ts';
 import type { AgentFile } from './file.ts';
 import { agentEnv, fill, mcpConfigPath, mcpConfigText, passPlaceholders, type AgentPassValues, type PlaceholderValues } from './placeholders.ts';
 
@@ -77,12 +78,16 @@ export interface StepValues {
  */
 export async function startAgentSession(file: AgentFile, given: AgentPassValues): Promise<AgentSession> {
   const values = { ...given, sessionId: given.sessionId ?? randomUUID() };
-  const placeholders = { ...passPlaceholders(values), agentDir: file.dir };
+  // {agentBin}: the folder of the command as located (the agent cache's node_modules/.bin, or
+  // where PATH has it), where the commands of the file's withPackages are too.
+  const command = fill(file.command, { ...passPlaceholders(values), agentDir: file.dir, agentBin: '' });
+  const located = isAbsolute(command) ? command : onPath(command, process.env.PATH);
+  const placeholders = { ...passPlaceholders(values), agentDir: file.dir, agentBin: located === undefined ? '.' : dirname(located) };
   const forStep = (step?: StepValues): PlaceholderValues => (step === undefined ? placeholders : { ...placeholders, prompt: step.prompt, step: String(step.index) });
   const prepared: PreparedAgent = {
     file,
     values,
-    command: fill(file.command, placeholders),
+    command,
     fill: (text, step) => fill(text, forStep(step)),
     env: (step) => agentEnv(values, file.env, forStep(step)),
   };

@@ -155,6 +155,7 @@ export class ExternalSteps implements AsyncDisposable {
         ...(error === undefined ? {} : { error, cause: error }),
         ...(agentStartupMs === undefined ? {} : { agentStartupMs }),
         ...(step.carried === undefined ? {} : { carried: step.carried }),
+        ...(result.notes.length === 0 ? {} : { agentNotes: result.notes }),
         ms: performance.now() - started,
       });
       this.notes.push(...result.notes);
@@ -239,7 +240,8 @@ export class ExternalSteps implements AsyncDisposable {
     if (synthetic) {
       // A policy numbers its calls within the step it reads (synthetic_1, ...); an agent that keeps
       // one conversation a pass needs them unique in the pass, or a later step's call reads as an
-      // earlier one's (Claude Code then sent its result as "(no content)").
+      // earlier one's (Claude Code, over exec and through Zed's ACP adapter, then sent its result
+      // as "(no content)" and the policy asked the same call until the step's limit).
       response = { ...response, toolCalls: response.toolCalls.map((call) => ({ ...call, id: `${call.id}_step${index + 1}`, name: names.toAgent.get(call.name) ?? call.name })) };
     }
     const message = assistantMessage(response);

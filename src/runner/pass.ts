@@ -160,6 +160,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
       error: result.error,
       ...(result.agentStartupMs === undefined ? {} : { agentStartupMs: Math.round(result.agentStartupMs) }),
       ...(result.carried === undefined ? {} : { carried: result.carried }),
+      ...(result.agentNotes === undefined ? {} : { agentNotes: result.agentNotes.map((note) => scrubber.text(note)) }),
     });
     // Only an errored step has an error line (runStep's contract); an external agent's own
     // failure is said on step.end, and is the agent's, not a harness's or a provider's.

@@ -238,7 +238,10 @@ export async function prepareRun(request: RunRequest, world: RunWorld): Promise<
   };
   if (previous !== undefined) {
     const found = differences(previous, manifest, { shard: true });
-    if (found.length > 0) throw new InputError([`cannot resume ${request.out}: ${found.join('; ')}; start a new run with another --out`]);
+    // `--agent gemini` on a run of gemini-acp (or the other way): the run goes on with what it recorded.
+    const other = request.agent !== undefined && previous.agent !== undefined && request.agent !== previous.agent.file;
+    const how = other ? `drop --agent to resume it with the agent file it recorded (${previous.agent!.file}), or start a new run with another --out` : 'start a new run with another --out';
+    if (found.length > 0) throw new InputError([`cannot resume ${request.out}: ${found.join('; ')}; ${how}`]);
   } else if (existsSync(out)) {
     throw new InputError([`${request.out ?? out} already exists; continue it with --resume, or choose another --out`]);
   }

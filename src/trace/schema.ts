@@ -374,6 +374,12 @@ export const stepEndShape = z.object({
    * model, the built-in loop (one conversation by construction), and traces written before it.
    */
   carried: z.boolean().optional(),
+  /**
+   * What an external agent said beside its answer, at most five lines: stderr warnings, ACP
+   * notices, and what an acp agent does over ACP only (a permission it asked, its plan, a session
+   * title, its slash commands).
+   */
+  agentNotes: z.array(text).optional(),
 });
 
 export const passEndShape = z.object({

@@ -8,7 +8,10 @@ import { CI_TESTED } from '../../src/agents/tested.ts';
 import { calibrateAgent, FULL, QUICK } from './calibrateAgent.ts';
 import type { AgentPlan } from './calibrateAgent.ts';
 
-const PLANS: Readonly<Record<string, AgentPlan>> = { codex: FULL, 'codex-acp': FULL, 'claude-code': QUICK, gemini: QUICK, opencode: QUICK, 'qwen-code': QUICK };
+const PLANS: Readonly<Record<string, AgentPlan>> = {
+  codex: FULL, 'codex-acp': FULL, 'claude-code': QUICK, gemini: QUICK, opencode: QUICK, 'qwen-code': QUICK,
+  'claude-code-acp': QUICK, 'gemini-acp': QUICK, 'opencode-acp': QUICK, 'qwen-code-acp': QUICK,
+};
 
 it('has a plan for every CI-tested recipe', () => {
   expect(CI_TESTED.filter((agent) => PLANS[agent] === undefined)).toEqual([]);

@@ -48,7 +48,9 @@ describe('acp agents', () => {
       expect(setup).toEqual({
         cwd: p.values.workspace,
         mcpServers: [{ type: 'http', name: 'ladder', url: 'http://127.0.0.1:5000/mcp', headers: [{ name: 'Authorization', value: 'Bearer mcp-token-1' }] }],
+        meta: null,
         mode: 'auto',
+        model: 'hosted/big',
         home: p.values.home,
         token: 'mcp-token-1',
         key: 'pass-key-1',
@@ -80,10 +82,63 @@ describe('acp agents', () => {
     expect((await session.runStep('chunks', STEP)).failure).toBe(`${NODE} has no session mode "yolo" (the agent file's mode); its modes are read-only, auto`);
   });
 
+  it("chooses the file's sessionModel through a model config option, by id or by name", async () => {
+    using p = pass();
+    session = await startAgentSession(acpFile(['--http', '--config-models'], { sessionModel: 'ladder/{model}' }), p.values);
+    expect(JSON.parse((await session.runStep('setup', STEP)).answer)).toMatchObject({ model: 'ladder/tiny (set_config_option model-choice)' });
+    await session.close();
+    session = await startAgentSession(acpFile(['--http', '--config-models'], { sessionModel: 'Ladder/{model}' }), p.values);
+    expect(JSON.parse((await session.runStep('setup', STEP)).answer)).toMatchObject({ model: 'ladder/tiny (set_config_option model-choice)' });
+  });
+
+  it('chooses it with session/set_model from the models list, and sends nothing when it is current', async () => {
+    using p = pass();
+    session = await startAgentSession(acpFile(['--http', '--models'], { sessionModel: 'ladder/{model}' }), p.values);
+    expect(JSON.parse((await session.runStep('setup', STEP)).answer)).toMatchObject({ model: 'ladder/tiny (set_model)' });
+    await session.close();
+    session = await startAgentSession(acpFile(['--http', '--models'], { sessionModel: 'hosted/big' }), p.values);
+    expect(JSON.parse((await session.runStep('setup', STEP)).answer)).toMatchObject({ model: 'hosted/big' });
+  });
+
+  it('fails with one line naming the models when the session offers no such model, or no choice', async () => {
+    using p = pass();
+    session = await startAgentSession(acpFile(['--http', '--config-models'], { sessionModel: 'opencode/{model}' }), p.values);
+    expect((await session.runStep('chunks', STEP)).failure).toBe(`${NODE}: its session offers no model "opencode/tiny" (the agent file's sessionModel); it offers hosted/big, ladder/tiny`);
+    await session.close();
+    session = await startAgentSession(acpFile(['--http'], { sessionModel: '{model}' }), p.values);
+    expect((await session.runStep('chunks', STEP)).failure).toBe(`${NODE}: its session/new offers no choice of model (no config option of category model, no models); remove the agent file's sessionModel`);
+  });
+
+  it("gives session/new the file's sessionMeta as its _meta", async () => {
+    using p = pass();
+    session = await startAgentSession(acpFile(['--http'], { sessionMeta: { claudeCode: { options: { tools: [] } } } }), p.values);
+    expect(JSON.parse((await session.runStep('setup', STEP)).answer)).toMatchObject({ meta: { claudeCode: { options: { tools: [] } } } });
+  });
+
+  it('notes what it does over ACP only: slash commands after session/new, a plan, a session title, a permission it was given', async () => {
+    using p = pass();
+    session = await startAgentSession(acpFile(['--http', '--commands']), p.values);
+    // The commands arrive with session/new, inside the first step (the handshake is its): its notes.
+    const first = await session.runStep(`ask ${join(p.values.workspace, 'out.txt')}`, STEP);
+    expect(first.notes).toEqual(['announced 2 slash commands (available_commands_update)', `asked permission (write ${join(p.values.workspace, 'out.txt')}): allowed`]);
+    expect(await session.runStep('plan', STEP)).toEqual({ answer: 'planned', timedOut: false, notes: ['updated its plan (ACP plan, 2 entries)', 'named the session "Unit lookups"'] });
+  });
+
+  it("ends a step as the agent stopping itself when its message matches the file's loopGuard", async () => {
+    using p = pass();
+    session = await startAgentSession(acpFile(['--http'], { loopGuard: { pattern: '^Loop detection halted the run' } }), p.values);
+    expect(await session.runStep('loop', STEP)).toEqual({
+      answer: '', timedOut: false, notes: [], startupMs: expect.any(Number), stoppedItself: 'Loop detection halted the run (consecutive_identical_tool_calls)',
+    });
+    expect((await session.runStep('chunks', STEP)).answer).toBe('Hello there');
+  });
+
   it('allows a permission request within the workspace and refuses one outside it', async () => {
     using p = pass();
     session = await startAgentSession(acpFile(['--http']), p.values);
-    expect(await session.runStep(`ask ${join(p.values.workspace, 'out.txt')}`, STEP)).toEqual({ answer: 'chose yes', timedOut: false, notes: [], startupMs: expect.any(Number) });
+    expect(await session.runStep(`ask ${join(p.values.workspace, 'out.txt')}`, STEP)).toEqual({
+      answer: 'chose yes', timedOut: false, notes: [`asked permission (write ${join(p.values.workspace, 'out.txt')}): allowed`], startupMs: expect.any(Number),
+    });
     expect(await session.runStep('ask /etc/passwd', STEP)).toEqual({
       answer: 'chose no',
       timedOut: false,

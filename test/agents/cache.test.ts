@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentCacheRoot, cacheFolder } from '../../src/agents/cache.ts';
 import { notInstalledLine } from '../../src/agents/faults.ts';
-import { agentLine, agentVersion, locateAgent } from '../../src/agents/locate.ts';
+import { agentLine, agentVersion, locateAgent, pinnedVersion } from '../../src/agents/locate.ts';
 import { listRecipes, recipeTable } from '../../src/agents/recipes.ts';
 import { runAgentsInstall, runAgentsList } from '../../src/cli/agents.ts';
 import { agentFile } from './helpers.ts';
@@ -49,6 +49,28 @@ describe('the agent cache folder', () => {
     expect(agentCacheRoot({ XDG_CACHE_HOME: '/x', HOME: '/h' })).toBe('/x/ladder/agents');
     expect(agentCacheRoot({ HOME: '/h' })).toBe('/h/.cache/ladder/agents');
     expect(agentCacheRoot({ LADDER_AGENTS_CACHE: '', XDG_CACHE_HOME: '', HOME: '/h' })).toBe('/h/.cache/ladder/agents');
+  });
+
+  it('installs withPackages beside the package, records them in the version, and reinstalls when one is missing', async () => {
+    const lines: string[] = [];
+    const log = join(root, 'npm.log');
+    const dir = recipes({ adapter: { ...PINNED, command: 'alpha', withPackages: ['@acme/agent-itself@2.1.328'] } });
+    const w = {
+      env: { LADDER_AGENTS_CACHE: join(root, 'cache'), FAKE_NPM_LOG: log, FAKE_NPM_BIN: 'alpha' },
+      recipes: dir, npm: FAKE_NPM, err: (l: string) => void lines.push(l), npmOutput: { write: () => true } as unknown as NodeJS.WritableStream,
+    };
+    expect(await runAgentsInstall(['adapter'], w)).toBe(0);
+    const folder = join(root, 'cache', 'adapter', '1.2.3');
+    expect(readFileSync(log, 'utf8').trim()).toBe(`install --prefix ${folder}.installing-${process.pid} --save-exact --no-audit --no-fund @acme/fake-agent@1.2.3 @acme/agent-itself@2.1.328`);
+    expect(lines[1]).toMatch(/installed adapter 1\.2\.3\+agent-itself-2\.1\.328 in/);
+    const file = { ...agentFile({ ...PINNED, command: 'alpha', withPackages: ['@acme/agent-itself@2.1.328'] }), name: 'adapter' };
+    expect(locateAgent(file, { LADDER_AGENTS_CACHE: join(root, 'cache') })).toMatchObject({ where: 'cache', cachedVersion: '1.2.3+agent-itself-2.1.328' });
+    expect(pinnedVersion(file)).toBe('1.2.3+agent-itself-2.1.328');
+    // The package beside it at another version is not the recipe's agent: not installed, so installed again.
+    rmSync(join(folder, 'node_modules', '@acme', 'agent-itself'), { recursive: true });
+    expect(locateAgent(file, { LADDER_AGENTS_CACHE: join(root, 'cache'), PATH: join(root, 'none') }).where).toBe('missing');
+    expect(await runAgentsInstall(['adapter'], w)).toBe(0);
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
   });
 
   it('holds one folder per recipe and pinned version', () => {

@@ -51,7 +51,7 @@ ownTools: a shell, switched off by its mode
       'mine.yaml:7 args[2]: unknown placeholder {promt}; did you mean {prompt}?',
     ]);
     expect(problems(`${EXEC}env:\n  X: '{somethingElse}'\n`)).toEqual([
-      'mine.yaml:5 env.X: unknown placeholder {somethingElse}; the placeholders are {prompt}, {step}, {workspace}, {home}, {model}, {mcpUrl}, {mcpToken}, {mcpConfig}, {openaiBaseUrl}, {anthropicBaseUrl}, {geminiBaseUrl}, {apiKey}, {agentDir}, {sessionId}; write {{somethingElse}} for the text {somethingElse}',
+      'mine.yaml:5 env.X: unknown placeholder {somethingElse}; the placeholders are {prompt}, {step}, {workspace}, {home}, {model}, {mcpUrl}, {mcpToken}, {mcpConfig}, {openaiBaseUrl}, {anthropicBaseUrl}, {geminiBaseUrl}, {apiKey}, {agentDir}, {sessionId}, {agentBin}; write {{somethingElse}} for the text {somethingElse}',
     ]);
   });
 
@@ -112,24 +112,27 @@ ownTools: a shell, switched off by its mode
   });
 
   it('refuses the fields of the other kind', () => {
-    expect(problems(`${EXEC}mode: auto\npermissions: deny\n`)).toEqual([
+    expect(problems(`${EXEC}mode: auto\npermissions: deny\nsessionModel: '{model}'\nsessionMeta: { a: 1 }\n`)).toEqual([
       'mine.yaml:4 mode: only for an acp agent (a session mode set after session/new); an exec agent runs unattended: remove this field',
       'mine.yaml:5 permissions: only for an acp agent (how ACP permission requests are answered); an exec agent runs unattended: remove this field',
+      'mine.yaml:6 sessionModel: only for an acp agent (the model chosen in the ACP session; give an exec agent its model in args); an exec agent runs unattended: remove this field',
+      "mine.yaml:7 sessionMeta: only for an acp agent (session/new's _meta); an exec agent runs unattended: remove this field",
+    ]);
+    expect(problems("name: mine\nkind: acp\ncommand: my-acp\nsessionModel: 'ladder/{modle}'\n")).toEqual([
+      'mine.yaml:4 sessionModel: unknown placeholder {modle}; did you mean {model}?',
     ]);
     expect(problems('name: mine\nkind: acp\ncommand: my-acp\nanswer: last-line\n')).toEqual([
       "mine.yaml:4 answer: only an exec agent's stdout is read for an answer; an acp agent's answer is the text of its agent messages: remove this field",
     ]);
   });
 
-  it("reads an exec agent's loop guard, and refuses a pattern that is not a regular expression, or one on an acp agent", () => {
+  it("reads an agent's loop guard, exec or acp, and refuses a pattern that is not a regular expression", () => {
     expect(parseAgentFile('mine.yaml', `${EXEC}loopGuard:\n  pattern: '^Loop detection halted'\n`).loopGuard).toEqual({ pattern: '^Loop detection halted' });
     expect(problems(`${EXEC}loopGuard:\n  pattern: 'halted (the run'\n`)).toEqual([
       'mine.yaml:5 loopGuard.pattern: not a regular expression (Invalid regular expression: /halted (the run/: Unterminated group); '
       + "write the start of the agent's loop-guard message, with \\ before any of . * + ? ( ) [ ] { } | ^ $",
     ]);
-    expect(problems('name: mine\nkind: acp\ncommand: my-acp\nloopGuard: { pattern: halted }\n')).toEqual([
-      "mine.yaml:4 loopGuard: only for an exec agent (its stderr and stdout are read for the message); an acp agent's turn ends with its own stop reason: remove this field",
-    ]);
+    expect(parseAgentFile('mine.yaml', 'name: mine\nkind: acp\ncommand: my-acp\nloopGuard: { pattern: halted }\n').loopGuard).toEqual({ pattern: 'halted' });
     expect(problems(`${EXEC}loopGuard: { pattern: '' }\n`)).toEqual(["mine.yaml:4 loopGuard.pattern: expected a regular expression for the agent's loop-guard message"]);
   });
 
@@ -179,12 +182,12 @@ describe('--agent NAME', () => {
 
   it('names the recipes there are when neither a recipe nor a file goes by that name', async () => {
     const names = recipeNames();
-    expect(names).toEqual(['claude-code', 'codex', 'codex-acp', 'gemini', 'opencode', 'qwen-code']);
+    expect(names).toEqual(['claude-code', 'claude-code-acp', 'codex', 'codex-acp', 'gemini', 'gemini-acp', 'opencode', 'opencode-acp', 'qwen-code', 'qwen-code-acp']);
     await expect(loadAgentFile('codx')).rejects.toThrow(
-      'codx: no shipped agent by that name and no such file; did you mean codex? the recipes are claude-code, codex, codex-acp, gemini, opencode, qwen-code, or give the path of an agent file',
+      'codx: no shipped agent by that name and no such file; did you mean codex? the recipes are claude-code, claude-code-acp, codex, codex-acp, gemini, gemini-acp, opencode, opencode-acp, qwen-code, qwen-code-acp, or give the path of an agent file',
     );
     await expect(loadAgentFile('nothing-like-it')).rejects.toThrow(
-      'nothing-like-it: no shipped agent by that name and no such file; the recipes are claude-code, codex, codex-acp, gemini, opencode, qwen-code, or give the path of an agent file',
+      'nothing-like-it: no shipped agent by that name and no such file; the recipes are claude-code, claude-code-acp, codex, codex-acp, gemini, gemini-acp, opencode, opencode-acp, qwen-code, qwen-code-acp, or give the path of an agent file',
     );
   });
 
@@ -215,7 +218,7 @@ describe('the shipped recipes', () => {
         }
       }
     }
-    // gemini's settings, opencode's config and its package-lock, qwen-code's settings.
-    expect(jsonFiles).toBe(4);
+    // gemini's settings, opencode's config and its package-lock, qwen-code's settings, and the same in their acp recipes.
+    expect(jsonFiles).toBe(8);
   });
 });

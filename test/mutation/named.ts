@@ -938,6 +938,13 @@ const NEW_MODULES: NamedMutation[] = [
     edits: [{ search: 'callMarks: marks, notes:', replace: 'notes:' }],
     breaks: '`ladder show` prints no check under any call', why: 'the marks are computed and then dropped: the terminal says less than the HTML report', tests: ['test/report/callMarks.test.ts'],
   },
+  {
+    name: 'start-up counted at every acp step', file: 'src/agents/acp.ts',
+    edits: [{ search: '    if (first) options.onSpawn?.(spawnedAt);\n', replace: '    options.onSpawn?.(spawnedAt);\n' }],
+    breaks: "an acp agent's later steps record a start-up and are given the start-up allowance again",
+    why: 'the time split charges one start-up per step to an agent that started once, and a later step that hangs runs 30 s past its limit',
+    tests: ['test/runner/startup.test.ts'],
+  },
 ];
 
 const REPLAY_MODEL = 'src/models/replay.ts';

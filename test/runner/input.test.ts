@@ -1,6 +1,6 @@
 // Bad input: one line per problem with file, line and field path, and no results folder.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -114,6 +114,16 @@ describe('bad input', () => {
     expect(await linesOf({ rungs: [], resume: true, out: 'results/not-a-run' })).toEqual([
       '--resume --out results/not-a-run: no manifest.json, so no run to continue; name the folder ladder run wrote (results/<run-id>)',
     ]);
+  });
+
+  it('resumes a run with the agent file it recorded, and says so when --agent names another', async () => {
+    const out = join(cwd, 'results', 'acp-run');
+    expect(await runLadder({ model: 'synthetic:mix', rungs: ['rungs/good.yaml'], passes: 1, arms: 'on', out }, { cwd, stdout: () => undefined })).toBe(0);
+    const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(join(out, 'manifest.json'), JSON.stringify({ ...manifest, agent: { name: 'gemini-acp', kind: 'acp', file: 'gemini-acp', sha256: 'x', version: '0.61.0' } }));
+    await writeFile(join(cwd, 'plain.yaml'), `name: gemini\nkind: exec\ncommand: ${process.execPath}\n`);
+    const [line] = await linesOf({ rungs: ['rungs/good.yaml'], resume: true, out: 'results/acp-run', agent: join(cwd, 'plain.yaml') });
+    expect(line).toMatch(/^cannot resume results\/acp-run: agent "gemini-acp" vs "gemini"; .*; drop --agent to resume it with the agent file it recorded \(gemini-acp\), or start a new run with another --out$/);
   });
 
   it('creates no results folder for any of them', async () => {

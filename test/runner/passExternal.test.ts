@@ -10,6 +10,8 @@ import { parseRung } from '../../src/rungs/load.ts';
 import { agentFactory } from '../../src/runner/agents.ts';
 import type { AgentFactory } from '../../src/runner/agents.ts';
 import { runPass } from '../../src/runner/pass.ts';
+import { buildTranscript } from '../../src/report/transcript/build.ts';
+import { transcriptView } from '../../src/report/transcript/view.ts';
 import { readTraceAll } from '../../src/trace/index.ts';
 import { removeTempDirs, tempDir } from './helpers.ts';
 
@@ -46,6 +48,15 @@ describe('a pass run by an external agent', () => {
     const { events } = await readTraceAll(tracePath);
     expect(events.map((e) => e.type)).toEqual(['pass.start', 'step.start', 'tools.list', 'step.end', 'pass.end']);
     expect(events[3]).toMatchObject({ reason: 'answered', passed: true, agentStartupMs: expect.any(Number) });
+  });
+
+  it("records what the agent said beside its answer on step.end, and the transcript's step line shows it", async () => {
+    const tempRoot = await tempDir('ladder-pass-external-');
+    const tracePath = join(tempRoot, 'trace.jsonl');
+    await runPass({ rung: RUNG, id, tracePath, agent: withAgent('echo "warning: the disk is nearly full" >&2; echo alpha'), timeFactor: 0.01, mode: 'steps', tempRoot });
+    const { events } = await readTraceAll(tracePath);
+    expect(events.find((e) => e.type === 'step.end')).toMatchObject({ reason: 'answered', agentNotes: ['warning: the disk is nearly full'] });
+    expect(transcriptView(buildTranscript(events)!).steps[0]!.end).toMatch(/^answered after .*; passed; the agent noted: warning: the disk is nearly full$/);
   });
 
   it("fails the step with the agent's own line, which is not a provider's error", async () => {

@@ -101,4 +101,14 @@ describe("an acp agent's start-up", () => {
     expect(second.reason).toBe('answered');
     expect(second.agentStartupMs).toBeUndefined();
   }, 60_000);
+
+  it('gives no start-up allowance to a later step: one that hangs ends at its own limit', async () => {
+    const file = agentFile({ kind: 'acp', command: process.execPath, args: [ACP_AGENT, '--http'] });
+    const { steps } = await externalPass(file);
+    expect((await steps.runStep({ ...spec(0, 20_000), prompt: 'model' })).reason).toBe('answered');
+    // The agent makes no model request in this turn: a step given the allowance would wait 30 s more.
+    const hung = await steps.runStep({ ...spec(1, 1_000), prompt: 'hang' });
+    expect([hung.reason, hung.agentStartupMs]).toEqual(['time_limit', undefined]);
+    expect(hung.ms).toBeLessThan(1_000 + 5_000);
+  }, 60_000);
 });

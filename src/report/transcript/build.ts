@@ -87,6 +87,7 @@ export interface StepRecord {
     passed: boolean; reason: StepEndReason; failedChecks: FailedCheck[]; judged: JudgedCheck[]; rounds: number; calls: number; ms: number; error: string | undefined;
     /** An external agent's step after the first: whether its first request carried the earlier steps (absent: not read). */
     carried?: boolean;
+    agentNotes: string[];
   } | undefined;
 }
 
@@ -160,6 +161,7 @@ export class TranscriptBuilder {
         this.#step(e.step).end = {
           passed: e.passed, reason: e.reason, failedChecks: e.failedChecks, judged: e.judged ?? [], rounds: e.rounds, calls: e.calls, ms: e.ms, error: e.error,
           ...(e.carried === undefined ? {} : { carried: e.carried }),
+          agentNotes: e.agentNotes ?? [],
         };
         return;
       case 'pass.end':

@@ -344,7 +344,7 @@ function stepView(s: StepRecord, before: StepRecord | undefined, limits: Folding
     tools: toolsLine(s, before),
     asked: (s.asked ?? []).map(askedLine),
     rounds: s.rounds.map((r) => roundView(r, limits, marks.get(roundKey(s.step, r.round)) ?? null, callPlace)),
-    end: end === undefined ? 'did not finish: no step.end recorded' : `${endReason(s)}; ${status}${end.carried === false ? `; ${NEW_CONVERSATION}` : ''}`,
+    end: end === undefined ? 'did not finish: no step.end recorded' : `${endReason(s)}; ${status}${end.carried === false ? `; ${NEW_CONVERSATION}` : ''}${end.agentNotes.length === 0 ? '' : `; the agent noted: ${end.agentNotes.join('; ')}`}`,
     failedChecks: end?.failedChecks.map((c) => ({ check: c.check, why: c.why })) ?? [],
     judgedPassed: end?.judged.filter((j) => j.passed).map((j) => ({ check: j.check, model: j.model })) ?? [],
   };
