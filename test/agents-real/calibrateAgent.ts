@@ -3,12 +3,15 @@
 // behind the model gateway; then what the traces must show whatever the agent: every trace
 // whole, a model request in every pass, every step on `on` answered, and the breaker's refusals
 // reaching the agent on `on` and not on `off`.
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import { CALIBRATE_PASSES, calibrate } from '../../src/report/calibrate.ts';
 import { listTraces } from '../../src/results/store.ts';
 import { readTraceAll } from '../../src/trace/index.ts';
+import type { TraceEvent } from '../../src/trace/index.ts';
 import { stepsNotCarried } from '../helpers/continuity.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -22,17 +25,8 @@ export interface AgentPlan {
 }
 
 /**
- * Codex and codex-acp (a step in 1 to 2.5 s) run the full calibration: a step-pass-rate effect
- * needs 6 discordant pairs of 6 to clear zero, so 7 passes of `config-from-catalog`.
- */
-export const FULL: AgentPlan = {
-  rungs: ['rungs/review-dead-browser.yaml', 'rungs/config-from-catalog.yaml', 'rungs/fails-twice-then-works.yaml'],
-  passes: CALIBRATE_PASSES,
-};
-
-/**
- * The agents that take 2 to 12 s of CPU to start each step (Claude Code, Gemini CLI, opencode,
- * Qwen Code, the SDK examples; docs/agent.md) run three rungs whose effects show in few pairs:
+ * The acp recipes (each starts its agent once a pass; docs/build.md says why the exec ones run the
+ * continuity check instead) run three rungs whose effects show in few pairs:
  * two dead-call effects (a count: every pair of a p = 1 pathology differs the same way, so three
  * pairs give an interval clear of zero), one on Ladder's workbench and one on a third-party
  * server (mcp-server-sqlite refusing a write sent to its read-only tool), and the breaker's
@@ -49,9 +43,6 @@ export const QUICK: AgentPlan = {
   timeFactor: 0.5,
   concurrency: 2,
 };
-
-/** The SDK examples (their start-up is 2 to 4 s of CPU a step) run the quick set too. */
-export const SDK: AgentPlan = QUICK;
 
 /**
  * The recipes whose steps run as separate conversations, and why: for these the suite checks that
@@ -107,4 +98,33 @@ export async function calibrateAgent(name: string, agent: string, plan: AgentPla
   expect(endsOnOn.filter((line) => !line.endsWith(': answered'))).toEqual([]);
   expect(refused.get('review-dead-browser/on')).toBeGreaterThan(0);
   expect(refused.get('review-dead-browser/off')).toBe(0);
+}
+
+/** The continuity check's rung: three steps, each leaning on what the earlier ones found. */
+export const CONTINUITY_RUNG = 'rungs/config-from-catalog.yaml';
+
+/**
+ * The continuity check, for the recipes that start their agent at every step (the exec recipes
+ * and the SDK examples; docs/build.md says why they run this and not the quick set): one pass of
+ * a three-step rung on arm `on`, the reference policy behind the model gateway, through `ladder
+ * run` as a user runs it. Step k's first request must carry step k-1's prompt and tool results
+ * (read from what the agent sent, and the policy shown only what it carried), so every step is
+ * answered; a recipe listed in SEPARATE_CONVERSATIONS must instead be read as not carrying them
+ * on every later step, so every report says so.
+ */
+export async function continuityCheck(name: string, agent: string): Promise<void> {
+  const out = join(OUT, `continuity-${name}-${Date.now()}`);
+  const run = await promisify(execFile)(process.execPath, [
+    join(ROOT, 'bin', 'ladder.js'), 'run', CONTINUITY_RUNG, '--agent', agent, '--arms', 'on', '--passes', '1', '--model', 'synthetic:reference', '--out', out,
+  ], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).catch((error: { stderr?: string; message: string }) => ({ stderr: error.stderr ?? error.message }));
+  const { events } = await readTraceAll(join(out, 'traces', 'config-from-catalog', 'on', '0.jsonl')).catch(() => ({ events: [] as TraceEvent[] }));
+  const ends = events.flatMap((e) => (e.type === 'step.end' ? [e] : []));
+  expect(ends.map((e) => e.step), run.stderr).toEqual([0, 1, 2]);
+  expect(events.at(-1)?.type).toBe('pass.end');
+  const separate = SEPARATE_CONVERSATIONS[name];
+  expect(ends.slice(1).map((e) => e.carried)).toEqual(separate === undefined ? [true, true] : [false, false]);
+  if (separate === undefined) expect(stepsNotCarried(events)).toEqual([]);
+  // Steps after the first need what the earlier ones found: only a recipe that keeps the conversation answers them.
+  const answered = ends.filter((e) => separate === undefined || e.step === 0).map((e) => `${e.step}: ${e.reason} ${e.passed}`);
+  expect(answered).toEqual(separate === undefined ? ['0: answered true', '1: answered true', '2: answered true'] : ['0: answered true']);
 }
