@@ -118,8 +118,11 @@ describe('the pinned real agents', () => {
     const second = await session.runStep('Second question?', { timeLimitMs: 90_000 });
     const pidsDuring = processesIn(values.workspace);
     await session.close();
-    expect(withoutTempNote(first)).toEqual({ answer: 'Answer 1.', timedOut: false, startupMs: expect.any(Number), notes: [WARNING] });
+    expect(withoutTempNote(first)).toEqual({ answer: 'Answer 1.', timedOut: false, startupMs: expect.any(Number), notes: expect.arrayContaining([WARNING]) });
     expect(second.answer).toBe('Answer 2.');
+    // What it does over ACP only is noted too: its slash commands, announced once after session/new
+    // (in whichever step's notes it arrives).
+    expect([...first.notes, ...second.notes].filter((note) => /^announced \d+ slash commands \(available_commands_update\)$/.test(note))).toHaveLength(1);
     expect(pidsDuring.length).toBeGreaterThan(0);
     const turns = endpoint.requests.filter((r) => r.path.endsWith('/responses'));
     expect(turns.map((r) => r.authorization)).toEqual(['Bearer pass-key-acp', 'Bearer pass-key-acp']);
