@@ -249,7 +249,7 @@ class PassAcc {
       ...acc, passed: e.passed, reason: e.reason, failedChecks: e.failedChecks.length, ms: e.ms, endT: e.t,
       answeredAt: e.answeredAt, tools: [...tools.values()], time,
       ...(e.agentStartupMs === undefined ? {} : { agentStartupMs: e.agentStartupMs }),
-      ...(e.carried === undefined ? {} : { carried: e.carried }),
+      carried: e.carried,
       ...(acc.reference === undefined ? {} : { selection: selection(acc.reference, called) }),
     });
   }

@@ -159,7 +159,8 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
       ...(result.answeredAt === undefined ? {} : { answeredAt: Math.round(result.answeredAt * 1000) / 1000 }),
       error: result.error,
       ...(result.agentStartupMs === undefined ? {} : { agentStartupMs: Math.round(result.agentStartupMs) }),
-      ...(result.carried === undefined ? {} : { carried: result.carried }),
+      // Absent (undefined, left out of the JSON line) for a first step and the built-in loop.
+      carried: result.carried,
       ...(result.agentNotes === undefined ? {} : { agentNotes: result.agentNotes.map((note) => scrubber.text(note)) }),
     });
     // Only an errored step has an error line (runStep's contract); an external agent's own
