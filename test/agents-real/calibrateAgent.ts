@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
-import { CALIBRATE_PASSES, calibrate } from '../../src/report/calibrate.ts';
+import { calibrate } from '../../src/report/calibrate.ts';
 import { listTraces } from '../../src/results/store.ts';
 import { readTraceAll } from '../../src/trace/index.ts';
 import type { TraceEvent } from '../../src/trace/index.ts';
