@@ -28,6 +28,7 @@ export default defineConfig({
       'test/trace/scrub.test.ts', 'test/trace/redact.test.ts', 'test/runner/streak.test.ts', 'test/report/diverge.test.ts',
       'test/runner/replaySource.test.ts', 'test/otlp/spans.test.ts',
       'test/report/stepTime.test.ts', 'test/agents/startup.test.ts', 'test/trace/continuity.test.ts', 'test/gateway/model/gemini.test.ts',
+      'test/matrix/readers.test.ts', 'test/matrix/baseline.test.ts',
     ],
     pool: 'threads',
     // Hang detectors, not bounds: a mutant that hangs is caught by Stryker's own timeout.

@@ -17,7 +17,7 @@ const SRC = fileURLToPath(new URL('../src/', import.meta.url));
  */
 const ORDER: readonly (readonly string[])[] = [
   ['cli'],
-  ['report'],
+  ['matrix', 'report'],
   ['export'],
   ['runner'],
   ['agents', 'gateway'],

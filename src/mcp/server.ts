@@ -4,7 +4,7 @@
 // workbench (src/server/) and the gateway's front (src/gateway/) build on these and on nothing
 // else of the SDK.
 export {
-  createMcpHandler, isInitializeRequest, isLegacyRequest, McpServer, Server, WebStandardStreamableHTTPServerTransport,
+  createMcpHandler, inputRequired, inputResponse, isInitializeRequest, isLegacyRequest, McpServer, Server, WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 export type { McpHttpHandler } from '@modelcontextprotocol/server';
 export { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';

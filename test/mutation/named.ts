@@ -1046,4 +1046,61 @@ const CONVERSATION: NamedMutation[] = [
   },
 ];
 
-export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP, ...MECHANISMS, ...NUMBERS, ...PIPELINE, ...BEYOND_SYNTAX, ...NEW_MODULES, ...PLANTED, ...CONVERSATION];
+const READERS = 'src/matrix/readers.ts';
+const READER_TESTS = ['test/matrix/readers.test.ts'];
+
+/** The agent matrix (issue 34): one reader broken in each scenario family, read from a recording whose truth is known. */
+const MATRIX: NamedMutation[] = [
+  {
+    name: 'a probe before initialize not seen', file: READERS,
+    edits: [{ search: "const after = probe !== undefined && probe.t <= init.t ? ' (after a 2026-07-28 probe)' : '';", replace: "const after = '';" }],
+    breaks: 'a client that asked server/discover first reads as a plain 2025 client', why: "the revisions row hides which agents already try 2026-07-28", tests: READER_TESTS,
+  },
+  {
+    name: 'a renamed tool read as written', file: READERS,
+    edits: [{ search: 'const name = suffix ? \'\' : `renamed ${offered.as}`;', replace: "const name = '';" }],
+    breaks: 'a tool the agent renamed (a dot, a long name) reads as offered under its own name', why: 'a server author is told a name works that the model never sees', tests: READER_TESTS,
+  },
+  {
+    name: 'calls one after another read as sent at once', file: READERS,
+    edits: [{ search: 'if (calls.every((c) => c.t < firstAnswer))', replace: 'if (calls.length > 0)' }],
+    breaks: 'every client reads as running a turn\'s calls in parallel', why: 'a slow tool\'s cost to a serial agent is hidden', tests: READER_TESTS,
+  },
+  {
+    name: 'resources listed read as ignored', file: READERS,
+    edits: [{ search: "const listed = lists.length > 0 ? 'listed' : 'not listed';", replace: "const listed = 'not listed';" }],
+    breaks: 'an agent that lists resources reads as ignoring them', why: 'a server author drops resources an agent would have used', tests: READER_TESTS,
+  },
+  {
+    name: 'a cut result read as whole', file: READERS,
+    edits: [{ search: 'if (begins && ends)', replace: 'if (begins)' }],
+    breaks: 'a result cut at its end reads as reaching the model whole', why: 'a server author sends 1 MB believing the model reads all of it', tests: READER_TESTS,
+  },
+  {
+    name: 'a re-list read as none', file: READERS,
+    edits: [{ search: "const again = sent(rec, 'tools/list').filter((e) => e.t > told.t && e.t < nextStep);", replace: 'const again: WireEntry[] = [];' }],
+    breaks: 'a client that lists again on list_changed reads as ignoring it', why: 'the tool-list row says an agent misses added tools that it sees', tests: READER_TESTS,
+  },
+  {
+    name: 'an elicitation answer read as accepted', file: READERS,
+    edits: [{ search: "return cell(row, String((reply.message?.result as Message | undefined)?.action ?? 'an answer without action'), where(reply));", replace: "return cell(row, 'accept', where(reply));" }],
+    breaks: 'a declined or cancelled elicitation reads as accepted', why: 'a server author relies on a confirmation a headless agent never gives', tests: READER_TESTS,
+  },
+  {
+    name: 'a cancellation not seen', file: READERS,
+    edits: [{ search: "const cancel = sent(rec, 'notifications/cancelled').find((e) => params(e).requestId === call.message?.id && e.t >= call.t);", replace: 'const cancel = undefined;' }],
+    breaks: 'a client that sends notifications/cancelled reads as only closing the request', why: 'a server keeps working on calls its client gave up', tests: READER_TESTS,
+  },
+  {
+    name: "a loop guard's count off by one", file: READERS,
+    edits: [{ search: 'if (how !== undefined) return cell(row, `stopped itself after ${reached} calls (${how})`, `${reached} tools/call on the wire`, `stopped itself after ${reached} calls`);', replace: 'if (how !== undefined) return cell(row, `stopped itself after ${reached + 1} calls (${how})`, `${reached} tools/call on the wire`, `stopped itself after ${reached + 1} calls`);' }],
+    breaks: 'the number of identical calls before an agent stops itself is one too many', why: 'the repeats row is the count a harness compares its own guard with', tests: READER_TESTS,
+  },
+  {
+    name: 'a failed reconnection read as one', file: READERS,
+    edits: [{ search: 'if (through && again.length > 0)', replace: 'if (again.length > 0)' }],
+    breaks: 'a client that opened a new session but whose call still failed reads as recovered', why: 'a server restart is said to be harmless to an agent that loses the call', tests: READER_TESTS,
+  },
+];
+
+export const NAMED_MUTATIONS: readonly NamedMutation[] = [...WAIT_CAP, ...MECHANISMS, ...NUMBERS, ...PIPELINE, ...BEYOND_SYNTAX, ...NEW_MODULES, ...PLANTED, ...CONVERSATION, ...MATRIX];

@@ -126,6 +126,12 @@ function readTurn(r: GeminiReader, value: unknown, field: string): Turn {
       const body = r.object(r.required(response, 'response', 'the function\'s response, a JSON object', `${at}.function_response.response`), `${at}.function_response.response`);
       const id = r.optionalString(response.id, `${at}.function_response.id`);
       turn.responses.push({ ...(id === undefined ? {} : { id }), name, field: `${at}.function_response`, ...responseText(body) });
+    } else if (turn.responses.length > 0 && (part.inlineData !== undefined || part.fileData !== undefined)) {
+      // An image or file after a function response in the same turn is that tool's result (Gemini
+      // CLI sends an MCP image so): it cannot reach a text-only model, and the model is told it was
+      // there, as the other formats tell it. In a turn of the user's own it is refused, as they refuse it.
+      const last = turn.responses.length - 1;
+      turn.responses[last] = { ...turn.responses[last]!, content: `${turn.responses[last]!.content}\n[${data[0]}: not carried by the model gateway, which passes text only]` };
     } else {
       r.fail(`${at}.${data[0]}`, `${data[0]} parts are not served: the model gateway carries text, functionCall and functionResponse parts only`);
     }

@@ -346,6 +346,21 @@ describe('model gateway: Google Gemini API', () => {
     });
   });
 
+  it('tells the model of an image a tool returned, after its function response, as the other formats do (Gemini CLI sends an MCP image so)', async () => {
+    await using fx = await gatewayAnswering([() => modelResponse({ text: 'ok' })]);
+    const image = { inlineData: { mimeType: 'image/png', data: 'AA==' } };
+    const contents = [
+      { role: 'user', parts: [{ text: 'Show it.' }] },
+      { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'shot', args: {} } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'shot', response: { output: 'a picture' } } }, image] },
+    ];
+    const res = await post(url(fx.gateway.geminiBaseUrl, 'm', 'generateContent'), { contents });
+    expect(res.status).toBe(200);
+    expect(fx.seen[0]!.request.messages.at(-1)).toStrictEqual({
+      role: 'tool', toolCallId: 'c1', toolName: 'shot', content: 'a picture\n[inlineData: not carried by the model gateway, which passes text only]',
+    });
+  });
+
   it('answers a body over the limit 400, as Google has no 413', async () => {
     await using fx = await gatewayAnswering([() => modelResponse()], { maxBodyBytes: 64 });
     const res = await post(url(fx.gateway.geminiBaseUrl, 'm', 'generateContent'), { contents: [user('x'.repeat(64))] });
