@@ -1,7 +1,8 @@
 // The lane: Ladder's MCP client side. It connects to a pass's servers, fixes each turn's
 // tool list, makes every call through the mechanisms its arm enables, and emits one trace
 // event per listing and per call (docs/lane.md).
-import { callTool } from '../mcp/client.ts';
+import { callDefinition, callTool } from '../mcp/client.ts';
+import type { CallOptions } from '../mcp/client.ts';
 import type { ElicitationAnswer, ElicitationAsked } from '../mcp/client.ts';
 import type { Client, Notification, RequestOptions, Tool } from '../mcp/types.ts';
 import {
@@ -36,6 +37,12 @@ interface Route {
   server: string;
   tool: string;
   definition: Tool;
+  /**
+   * The request options of each call to it, made when the turn opens: the deadline's (or the
+   * server's plain timeout) and the definition the SDK is handed. Undefined when they differ
+   * per call (an onProgress handler names the call).
+   */
+  options: CallOptions | undefined;
 }
 
 interface OpenTurn {
@@ -261,7 +268,9 @@ export class Lane {
     });
     const routes = new Map<string, Route>();
     for (const offered of roster.tools) {
-      routes.set(offered.name, { server: offered.server, tool: offered.tool.name, definition: offered.tool });
+      routes.set(offered.name, {
+        server: offered.server, tool: offered.tool.name, definition: offered.tool, options: this.#sharedOptions(offered.server, offered.tool),
+      });
       this.#hints.set(offered.name, offered.tool._meta?.['ladder/deterministic'] === true);
     }
     const tools: LaneTool[] = roster.tools.map(({ name, tool }) => ({
@@ -342,12 +351,20 @@ export class Lane {
       name, server: route.server, key, turn: current.turn, round: at.round, incarnation: this.incarnation(route.server), signal: at.signal,
     };
     return this.#pipeline.call(site, () => withOwnSignal(at.signal, (signal) =>
-      callTool(connection.client, route.tool, args, route.definition, this.#requestOptions(site, signal))));
+      callTool(connection.client, route.tool, args, this.#requestOptions(site, route, signal))));
   }
 
-  #requestOptions(site: CallSite, signal: AbortSignal | undefined): RequestOptions | undefined {
-    const options = this.#timeoutOptions(site);
+  /** A call's request options: its route's, with the step's signal when it has one. */
+  #requestOptions(site: CallSite, route: Route, signal: AbortSignal | undefined): CallOptions {
+    const options = route.options ?? { ...this.#timeoutOptions(site), toolDefinition: callDefinition(route.definition) };
     return signal === undefined ? options : { ...options, signal };
+  }
+
+  /** The options every call of a tool sends, or undefined when an onProgress handler makes them per call. */
+  #sharedOptions(server: string, tool: Tool): CallOptions | undefined {
+    if (this.#pipeline.deadline && this.#sharedCallOptions === undefined) return undefined;
+    const timeout = this.#pipeline.deadline ? this.#sharedCallOptions : this.#plainOptions.get(server);
+    return { ...timeout, toolDefinition: callDefinition(tool) };
   }
 
   #timeoutOptions(site: CallSite): RequestOptions | undefined {
