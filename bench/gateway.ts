@@ -22,6 +22,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { createMcpHandler, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { serverTransport } from './lane.ts';
+import { fetchFollowingSignal } from '../src/mcp/client.ts';
 import { serveGatewayHttp } from '../src/gateway/mcp/http.ts';
 import { modernGatewayHandler } from '../src/gateway/mcp/modern.ts';
 import { gatewayServer } from '../src/gateway/mcp/server.ts';
@@ -104,7 +105,11 @@ async function bareForwarder(to: Client, era: Era): Promise<{ url: string; close
 async function httpClient(url: string, era: Era, token?: string): Promise<Client> {
   const client = new Client({ name: 'agent', version: '1.0.0' }, { versionNegotiation: { mode: era === 'legacy' ? 'legacy' : { pin: '2026-07-28' } } });
   const headers: Record<string, string> = token === undefined ? {} : { Authorization: `Bearer ${token}` };
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  // The fetch that gives each request a signal of its own (src/mcp/client.ts): with the SDK's
+  // default, undici keeps an abort listener per request on the transport's one signal until a
+  // collection, and walks them all on every request, so both paths' client cost grew with the
+  // calls made since the last GC (100 us a call and more) and the ratio moved from run to run.
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, fetch: fetchFollowingSignal }));
   await client.listTools();
   return client;
 }
