@@ -24,6 +24,13 @@ const MAX_SESSIONS = 64;
  * comes back later gets 404, and the spec says it MUST then start a new session.
  */
 export const SESSION_IDLE_MS = 10 * 60_000;
+/**
+ * How long a POST's answer waits for its first event before its headers go out alone (webHttp's
+ * served): a tool that answers sooner costs one write, not two; a slower one's client still
+ * sees its stream open well within any client's wait for headers.
+ */
+export const POST_HEADERS_WITHIN_MS = 20;
+const POST_ANSWER = { headersWithinMs: POST_HEADERS_WITHIN_MS };
 /** A tools/call body: arguments of a few MB at most (the SDK transport's own bound is 4 MB). */
 export const GATEWAY_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -145,7 +152,7 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
         const initialize = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
         if (!initialize && options.modern !== undefined) {
           const request = webRequest(req, res, body);
-          if (!(await isLegacyRequest(request, body))) return served(res, await options.modern.fetch(request, { parsedBody: body }));
+          if (!(await isLegacyRequest(request, body))) return served(res, await options.modern.fetch(request, { parsedBody: body }), POST_ANSWER);
         }
         if (!initialize) {
           const modern = options.modern === undefined ? '' : ', or with server/discover for the 2026-07-28 revision';
@@ -154,14 +161,14 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
         if (sessions.size >= MAX_SESSIONS) return reply(res, 503, `Too many sessions (${MAX_SESSIONS}); close some first`);
         const session = await openSession();
         track(session, res);
-        await served(res, await session.transport.handleRequest(webRequest(req, res, body), { parsedBody: body }));
+        await served(res, await session.transport.handleRequest(webRequest(req, res, body), { parsedBody: body }), POST_ANSWER);
         if (session.transport.sessionId === undefined) await session.server.close();
         return;
       }
       const session = sessions.get(sessionId);
       if (!session) return reply(res, 404, 'Session not found', undefined, -32001);
       track(session, res);
-      await served(res, await session.transport.handleRequest(webRequest(req, res, body), { parsedBody: body }));
+      await served(res, await session.transport.handleRequest(webRequest(req, res, body), { parsedBody: body }), POST_ANSWER);
       for (const id of cancelledRequestIds(body)) session.transport.closeSSEStream(id);
       return;
     }
