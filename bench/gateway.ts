@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { createMcpHandler, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { serverTransport } from './lane.ts';
 import { fetchFollowingSignal } from '../src/mcp/client.ts';
 import { serveGatewayHttp } from '../src/gateway/mcp/http.ts';
@@ -68,16 +68,20 @@ async function toWeb(req: IncomingMessage, res: ServerResponse, answer: (request
 }
 
 /**
- * The floor: what any Streamable HTTP MCP proxy on the SDK's v2 line must do, written the way
- * the SDK's own examples write one. In the 2025 era a web-standard transport and a Server per
- * session; in the 2026-07-28 era the SDK's per-request handler. Either forwards to one client.
+ * The floor: what any Streamable HTTP MCP proxy on the SDK's v2 line must do to serve both eras on
+ * one endpoint, as the gateway does, written the way the SDK's own documentation writes one: a
+ * 2025 session gets a web-standard transport and a Server; a request with no session that is not
+ * an `initialize` goes to the SDK's per-request handler when the SDK's isLegacyRequest says it is
+ * not a 2025 one (the pattern its createMcpHandler documents for `legacy: 'reject'`). Either
+ * forwards to one client. (Before, the 2026-07-28 floor served that era alone and skipped the
+ * classification, which a gateway serving both eras cannot: docs/gateway.md.)
  */
-async function bareForwarder(to: Client, era: Era): Promise<{ url: string; close: () => Promise<void> }> {
+async function bareForwarder(to: Client): Promise<{ url: string; close: () => Promise<void> }> {
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
-  const modern = era === 'modern' ? createMcpHandler(() => forwarding(to), { legacy: 'reject' }) : undefined;
+  const modern = createMcpHandler(() => forwarding(to), { legacy: 'reject' });
   const answer = async (request: Request, body: unknown): Promise<Response> => {
-    if (modern !== undefined) return modern.fetch(request, { parsedBody: body });
     const id = request.headers.get('mcp-session-id');
+    if (id === null && !isInitializeRequest(body) && !(await isLegacyRequest(request, body))) return modern.fetch(request, { parsedBody: body });
     let transport = id === null ? undefined : sessions.get(id);
     if (transport === undefined) {
       const fresh: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
@@ -95,7 +99,7 @@ async function bareForwarder(to: Client, era: Era): Promise<{ url: string; close
     url: `http://127.0.0.1:${port}/mcp`,
     close: async () => {
       await Promise.allSettled([...sessions.values()].map((t) => t.close()));
-      await modern?.close();
+      await modern.close();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
@@ -132,7 +136,7 @@ export async function benchGateway(options: GatewayBenchOptions = {}): Promise<R
 }
 
 async function benchGatewayEra(era: Era, options: GatewayBenchOptions): Promise<Record<string, number>> {
-  const { rounds = 30, callsPerRound = 300, warmupRounds = 4 } = options;
+  const { rounds = 40, callsPerRound = 250, warmupRounds = 4 } = options;
   const dir = mkdtempSync(join(tmpdir(), 'ladder-bench-gateway-'));
   const token = randomUUID();
   const trace = TraceWriter.open(join(dir, 'pass.jsonl'));
@@ -143,7 +147,7 @@ async function benchGatewayEra(era: Era, options: GatewayBenchOptions): Promise<
   });
   const raw = new Client({ name: 'raw', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
   await raw.connect(await upstream());
-  const bare = await bareForwarder(raw, era);
+  const bare = await bareForwarder(raw);
   const stop = new AbortController();
   // A step is open while the clients connect and list, as the runner opens one before the agent starts.
   await step.openStep({ index: 0, ceiling: Number.MAX_SAFE_INTEGER, signal: stop.signal });
