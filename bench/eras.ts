@@ -4,9 +4,12 @@
 // - Negotiation per connection: Lane.connect and close to one server with `protocol: auto` (it
 //   asks `server/discover`, gets 2026-07-28) against the same with the revision pinned
 //   (`2026-07-28`: the probe still runs, but no fallback is possible) and with `legacy` (the
-//   2025 handshake: `initialize`, `notifications/initialized`). Paired rounds, the order
-//   rotating; the median of the ratios. The process start dominates each connect; the ratio says
-//   what the probe adds to it.
+//   2025 handshake: `initialize`, `notifications/initialized`), beside the SDK's client alone
+//   pinned and legacy; then against the fixture's 2025-only mode, where `auto`'s probe is
+//   answered "method not found" and it falls back, `auto` against `legacy`, the lane and the SDK
+//   alone. Paired rounds, the order rotating; the median of the ratios. The process start
+//   dominates each connect; the ratios say what the probe adds to it, and the SDK's own ratio
+//   beside the lane's says how much of that is the SDK's and the server's (docs/lane.md).
 // - The lane's overhead per call in each era: `add` called by the lane (every mechanism on, a
 //   trace written) against the SDK v2 client's own callTool on a connection of the same era,
 //   beside the floor (the raw call plus what the trace format requires: call key, its sha256,
@@ -42,13 +45,78 @@ export interface ErasBenchOptions {
   callsPerRound?: number;
 }
 
-async function connectMs(protocol: Protocol): Promise<number> {
+/** A server to connect to: the dual fixture, or the 2025-only one (`server/discover` unknown to it). */
+type Fixture = 'dual' | 'legacy';
+const serverOf = (fixture: Fixture) => ({ command: process.execPath, args: [DUAL, fixture, 'stdio'] });
+
+/** ms for Lane.connect to one server with `protocol`, the process's start included. */
+async function connectMs(protocol: Protocol, fixture: Fixture = 'dual'): Promise<number> {
   const started = performance.now();
-  const lane = await Lane.connect({ servers: { v2: { ...SERVER, protocol } }, arm: 'on' });
+  const lane = await Lane.connect({ servers: { v2: { ...serverOf(fixture), protocol } }, arm: 'on' });
   const ms = performance.now() - started;
   if (lane.startErrors.length > 0) throw lane.startErrors[0];
   await lane.close();
   return ms;
+}
+
+/** The same with the SDK's client alone (its own stdio transport, no lane): what the era costs before Ladder does anything. */
+async function sdkConnectMs(protocol: Protocol, fixture: Fixture = 'dual'): Promise<number> {
+  const started = performance.now();
+  const mode = protocol === 'legacy' || protocol === 'auto' ? protocol : { pin: protocol };
+  const client = new Client({ name: 'raw', version: '1.0.0' }, { versionNegotiation: { mode } });
+  const server = serverOf(fixture);
+  await client.connect(new StdioClientTransport({ command: server.command, args: spawnArgs(server.command, server.args), stderr: 'ignore' }));
+  const ms = performance.now() - started;
+  await client.close();
+  return ms;
+}
+
+/**
+ * Connects in paired rounds, the order rotating: the lane with each setting against the dual
+ * fixture and the SDK alone pinned and legacy beside it; then against the 2025-only fixture, where
+ * `auto` is refused its probe and falls back, the lane and the SDK alone on `auto` and `legacy`.
+ */
+async function connects(rounds: number): Promise<Record<string, number>> {
+  const paths: Record<string, () => Promise<number>> = {
+    auto: () => connectMs('auto'),
+    pinned: () => connectMs('2026-07-28'),
+    legacy: () => connectMs('legacy'),
+    sdkPinned: () => sdkConnectMs('2026-07-28'),
+    sdkLegacy: () => sdkConnectMs('legacy'),
+    fallbackAuto: () => connectMs('auto', 'legacy'),
+    fallbackLegacy: () => connectMs('legacy', 'legacy'),
+    sdkFallbackAuto: () => sdkConnectMs('auto', 'legacy'),
+    sdkFallbackLegacy: () => sdkConnectMs('legacy', 'legacy'),
+  };
+  const names = Object.keys(paths);
+  const t: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  await connectMs('auto'); // warm-up: the fixture's modules into the page cache
+  for (let r = 0; r < rounds; r += 1) {
+    for (let i = 0; i < names.length; i += 1) {
+      const name = names[(i + r) % names.length]!;
+      t[name]!.push(await paths[name]!());
+    }
+  }
+  const ms = (name: string) => round2(median(t[name]!));
+  const ratio = (a: string, b: string) => round3(median(t[a]!.map((x, i) => x / t[b]![i]!)));
+  return {
+    erasConnectAutoMs: ms('auto'),
+    erasConnectPinnedMs: ms('pinned'),
+    erasConnectLegacyMs: ms('legacy'),
+    // The goal: at most 1.02, or the SDK's own ratio beside it.
+    erasConnectPinnedVsLegacyRatio: ratio('pinned', 'legacy'),
+    erasConnectSdkPinnedVsLegacyRatio: ratio('sdkPinned', 'sdkLegacy'),
+    erasConnectSdkPinnedMs: ms('sdkPinned'),
+    erasConnectSdkLegacyMs: ms('sdkLegacy'),
+    // `auto` against the revision it ends in: 2026-07-28 with the dual fixture, a 2025 one with the 2025-only fixture.
+    erasConnectAutoVsPinnedRatio: ratio('auto', 'pinned'),
+    erasConnectAutoVsLegacyRatio: ratio('auto', 'legacy'),
+    erasConnectFallbackAutoMs: ms('fallbackAuto'),
+    erasConnectFallbackLegacyMs: ms('fallbackLegacy'),
+    erasConnectFallbackAutoVsLegacyRatio: ratio('fallbackAuto', 'fallbackLegacy'),
+    erasConnectSdkFallbackAutoVsLegacyRatio: ratio('sdkFallbackAuto', 'sdkFallbackLegacy'),
+    erasConnectRounds: rounds,
+  };
 }
 
 /** An SDK v2 client of the era, with a server process of its own. */
@@ -134,25 +202,8 @@ async function turnsAgainstZeroTtl(rounds: number, turnsPerRound: number): Promi
 
 export async function benchEras(options: ErasBenchOptions = {}): Promise<Record<string, number>> {
   const { connectRounds = 20, callRounds = 20, callsPerRound = 400 } = options;
-  const settings: Protocol[] = ['auto', '2026-07-28', 'legacy'];
-  const times = new Map<Protocol, number[]>(settings.map((s) => [s, []]));
-  await connectMs('auto'); // warm-up: the fixture's modules into the page cache
-  for (let r = 0; r < connectRounds; r += 1) {
-    for (let i = 0; i < settings.length; i += 1) {
-      const setting = settings[(i + r) % settings.length]!;
-      times.get(setting)!.push(await connectMs(setting));
-    }
-  }
-  const auto = times.get('auto')!;
-  const pinned = times.get('2026-07-28')!;
-  const legacy = times.get('legacy')!;
   return {
-    erasConnectAutoMs: round2(median(auto)),
-    erasConnectPinnedMs: round2(median(pinned)),
-    erasConnectLegacyMs: round2(median(legacy)),
-    erasConnectAutoVsPinnedRatio: round3(median(auto.map((x, i) => x / pinned[i]!))),
-    erasConnectAutoVsLegacyRatio: round3(median(auto.map((x, i) => x / legacy[i]!))),
-    erasConnectRounds: connectRounds,
+    ...(await connects(connectRounds)),
     ...(await callsIn('legacy', callRounds, callsPerRound)),
     ...(await callsIn('2026-07-28', callRounds, callsPerRound)),
     ...(await turnsAgainstZeroTtl(10, 200)),
