@@ -45,6 +45,28 @@ describe('webRequest', () => {
   });
 });
 
+describe('webRequest without a signal', () => {
+  it('makes a request whose signal never aborts, even when the client goes away', async () => {
+    const made: Request[] = [];
+    const closed: Promise<void>[] = [];
+    const { url } = await serve(() => undefined);
+    const server = servers.at(-1)!;
+    server.removeAllListeners('request');
+    server.on('request', (req, res) => {
+      made.push(webRequest(req, res, { a: 1 }, { signal: false }));
+      closed.push(new Promise((resolve) => res.once('close', () => setImmediate(resolve))));
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': open\n\n');
+    });
+    const client = new AbortController();
+    await fetch(url, { method: 'POST', body: '{}', signal: client.signal });
+    client.abort();
+    await closed[0];
+    expect(made[0]!.signal.aborted).toBe(false);
+    expect(await made[0]!.json()).toEqual({ a: 1 });
+  });
+});
+
 describe('served with headersWithinMs', () => {
   /** An SSE answer whose first event comes after `firstAfterMs`. */
   const slowStream = (firstAfterMs: number) => new Response(new ReadableStream({

@@ -168,7 +168,8 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       const session = sessions.get(sessionId);
       if (!session) return reply(res, 404, 'Session not found', undefined, -32001);
       track(session, res);
-      await served(res, await session.transport.handleRequest(webRequest(req, res, body), { parsedBody: body }), POST_ANSWER);
+      // A session's transport never reads the request's signal (webHttp.ts): none is made.
+      await served(res, await session.transport.handleRequest(webRequest(req, res, body, { signal: false }), { parsedBody: body }), POST_ANSWER);
       for (const id of cancelledRequestIds(body)) session.transport.closeSSEStream(id);
       return;
     }
