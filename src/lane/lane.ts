@@ -350,8 +350,10 @@ export class Lane {
     const site: CallSite = {
       name, server: route.server, key, turn: current.turn, round: at.round, incarnation: this.incarnation(route.server), signal: at.signal,
     };
-    return this.#pipeline.call(site, () => withOwnSignal(at.signal, (signal) =>
-      callTool(connection.client, route.tool, args, this.#requestOptions(site, route, signal))));
+    // The step's signal goes to the SDK as it is: its v2 client takes its abort listener off a
+    // request's signal when the request ends (the v1 client left it, so each call had to get a
+    // signal of its own that followed the step's; test/lane/calls.test.ts holds the SDK to it).
+    return this.#pipeline.call(site, () => callTool(connection.client, route.tool, args, this.#requestOptions(site, route, at.signal)));
   }
 
   /** A call's request options: its route's, with the step's signal when it has one. */
@@ -403,24 +405,5 @@ export class Lane {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
-  }
-}
-
-/**
- * Runs one request with a signal of its own, aborted when the step's is. The MCP SDK adds an
- * abort listener to a request's signal and never removes it: given the step's signal itself,
- * every call of the step would stay attached to it (Node warns at the 11th), and a step its
- * limit stopped would send notifications/cancelled for each call it had already finished.
- */
-async function withOwnSignal<T>(step: AbortSignal | undefined, request: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
-  if (step === undefined) return request(undefined);
-  const own = new AbortController();
-  const abort = (): void => own.abort(step.reason);
-  if (step.aborted) abort();
-  else step.addEventListener('abort', abort, { once: true });
-  try {
-    return await request(own.signal);
-  } finally {
-    step.removeEventListener('abort', abort);
   }
 }
