@@ -79,6 +79,16 @@ export function cancelledRequestIds(body: unknown): RequestId[] {
   });
 }
 
+/**
+ * Whether a 2026-07-28 POST opens a `subscriptions/listen` stream: the one request whose web
+ * request's signal the SDK's per-request handler reads (it ends the stream when the client goes).
+ * Any other request is handed on without a signal, which cost each call 10 to 20 us (webHttp.ts).
+ */
+export function opensListen(body: unknown): boolean {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.some((message) => (message as { method?: unknown } | null)?.method === 'subscriptions/listen');
+}
+
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
@@ -151,7 +161,7 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       if (sessionId === undefined) {
         const initialize = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
         if (!initialize && options.modern !== undefined) {
-          const request = webRequest(req, res, body);
+          const request = webRequest(req, res, body, { signal: opensListen(body) });
           if (!(await isLegacyRequest(request, body))) return served(res, await options.modern.fetch(request, { parsedBody: body }), POST_ANSWER);
         }
         if (!initialize) {
