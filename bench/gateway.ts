@@ -4,13 +4,16 @@
 // Streamable HTTP server that forwards each tools/call to the same kind of upstream with an SDK
 // client, no lane, no trace, no guard, over calling that upstream client directly. So
 //   gatewayAdded = gateway - lane,   floorAdded = bare - raw,   ratio = gatewayAdded / floorAdded,
-// and the goal is a ratio of at most 1.2: the gateway's own code (guard, body read, step
-// bookkeeping, the answer's shape) costs at most a fifth more than the HTTP hop itself.
+// and the goal (issue 36) is a ratio of at most 1.10 in both eras, steady enough that two runs
+// agree within 0.05: the gateway's own code (guard, body read, step bookkeeping, the answer's
+// shape, the signal that lets a step stop a call) costs at most a tenth more than the HTTP hop
+// itself. CPU time per call stands beside each wall-time figure.
 //
 // Every upstream is the same in-process SDK server over an InMemoryTransport pair, so only the
 // path differs. The lane writes its trace to a JSONL file, as in a run; its cost is in both
-// `lane` and `gateway` and cancels. The four paths are timed in paired rounds whose order
-// rotates, so a busy machine's drift hits them alike; the figure is the median over rounds.
+// `lane` and `gateway` and cancels. The four paths are timed in 40 paired rounds of 250 calls
+// whose order rotates, so a busy machine's drift hits them alike; the figure is the median of
+// the per-round ratios.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -200,7 +203,7 @@ async function benchGatewayEra(era: Era, options: GatewayBenchOptions): Promise<
   return {
     gatewayAddedMicrosPerCall: round2(median(s.gatewayAdded)),
     gatewayFloorAddedMicrosPerCall: round2(median(s.floorAdded)),
-    // The goal: at most 1.2.
+    // The goal: at most 1.10.
     gatewayOverFloorRatio: round3(median(s.ratio)),
     // The same in CPU time, which the other processes of a shared machine do not inflate.
     gatewayAddedCpuMicrosPerCall: round2(median(s.gatewayAddedCpu)),
