@@ -4,13 +4,18 @@
 // - Negotiation per connection: Lane.connect and close to one server with `protocol: auto` (it
 //   asks `server/discover`, gets 2026-07-28) against the same with the revision pinned
 //   (`2026-07-28`: the probe still runs, but no fallback is possible) and with `legacy` (the
-//   2025 handshake: `initialize`, `notifications/initialized`). Paired rounds, the order
-//   rotating; the median of the ratios. The process start dominates each connect; the ratio says
-//   what the probe adds to it.
+//   2025 handshake: `initialize`, `notifications/initialized`), beside the SDK's client alone
+//   pinned and legacy; then against the fixture's 2025-only mode, where `auto`'s probe is
+//   answered "method not found" and it falls back, `auto` against `legacy`, the lane and the SDK
+//   alone. Paired rounds, the order rotating; the median of the ratios. The process start
+//   dominates each connect; the ratios say what the probe adds to it, and the SDK's own ratio
+//   beside the lane's says how much of that is the SDK's and the server's (docs/lane.md).
 // - The lane's overhead per call in each era: `add` called by the lane (every mechanism on, a
 //   trace written) against the SDK v2 client's own callTool on a connection of the same era,
 //   beside the floor (the raw call plus what the trace format requires: call key, its sha256,
 //   the result's text, one JSON line), as bench/laneStdio.ts measures it for a 2025 server.
+//   Each of the three paths has a server process of its own (bench/pairedCalls.ts says why);
+//   the goal is the lane within 1.10 times its floor, `eras*OverFloorRatio`.
 // - A turn's opening against a server whose tools/list says `ttlMs: 0` (the SDK v2 default, in
 //   the 2026-07-28 era): the roster cache on (`on`: its own TTL, no round trip) against the
 //   specification's letter (`roster=strict`: a listing every turn). Paired rounds; the median
@@ -26,6 +31,7 @@ import { spawnArgs } from '../src/lane/connections.ts';
 import type { Protocol } from '../src/mcp/protocols.ts';
 import { TraceWriter } from '../src/trace/index.ts';
 import { floorCall } from './floor.ts';
+import { microsOf, pairedRounds, ratioOf, timeBatch } from './pairedCalls.ts';
 import { median, round2, round3 } from './processes.ts';
 
 const DUAL = fileURLToPath(new URL('../test/fixtures/v2-server.mjs', import.meta.url));
@@ -39,68 +45,128 @@ export interface ErasBenchOptions {
   callsPerRound?: number;
 }
 
-async function connectMs(protocol: Protocol): Promise<number> {
+/** A server to connect to: the dual fixture, or the 2025-only one (`server/discover` unknown to it). */
+type Fixture = 'dual' | 'legacy';
+const serverOf = (fixture: Fixture) => ({ command: process.execPath, args: [DUAL, fixture, 'stdio'] });
+
+/** ms for Lane.connect to one server with `protocol`, the process's start included. */
+async function connectMs(protocol: Protocol, fixture: Fixture = 'dual'): Promise<number> {
   const started = performance.now();
-  const lane = await Lane.connect({ servers: { v2: { ...SERVER, protocol } }, arm: 'on' });
+  const lane = await Lane.connect({ servers: { v2: { ...serverOf(fixture), protocol } }, arm: 'on' });
   const ms = performance.now() - started;
   if (lane.startErrors.length > 0) throw lane.startErrors[0];
   await lane.close();
   return ms;
 }
 
-async function timeBatch(calls: number, base: number, call: (id: number) => Promise<unknown>): Promise<number> {
+/** The same with the SDK's client alone (its own stdio transport, no lane): what the era costs before Ladder does anything. */
+async function sdkConnectMs(protocol: Protocol, fixture: Fixture = 'dual'): Promise<number> {
   const started = performance.now();
-  for (let i = 0; i < calls; i += 1) await call(base + i);
-  return ((performance.now() - started) * 1000) / calls;
+  const mode = protocol === 'legacy' || protocol === 'auto' ? protocol : { pin: protocol };
+  const client = new Client({ name: 'raw', version: '1.0.0' }, { versionNegotiation: { mode } });
+  const server = serverOf(fixture);
+  await client.connect(new StdioClientTransport({ command: server.command, args: spawnArgs(server.command, server.args), stderr: 'ignore' }));
+  const ms = performance.now() - started;
+  await client.close();
+  return ms;
 }
 
-/** Lane, raw and floor micros per call, and the two ratios, over one era. */
-async function callsIn(era: 'legacy' | '2026-07-28', rounds: number, callsPerRound: number): Promise<Record<string, number>> {
-  const dir = mkdtempSync(join(tmpdir(), 'ladder-bench-eras-'));
+/**
+ * Connects in paired rounds, the order rotating: the lane with each setting against the dual
+ * fixture and the SDK alone pinned and legacy beside it; then against the 2025-only fixture, where
+ * `auto` is refused its probe and falls back, the lane and the SDK alone on `auto` and `legacy`.
+ */
+async function connects(rounds: number): Promise<Record<string, number>> {
+  const paths: Record<string, () => Promise<number>> = {
+    auto: () => connectMs('auto'),
+    pinned: () => connectMs('2026-07-28'),
+    legacy: () => connectMs('legacy'),
+    sdkPinned: () => sdkConnectMs('2026-07-28'),
+    sdkLegacy: () => sdkConnectMs('legacy'),
+    fallbackAuto: () => connectMs('auto', 'legacy'),
+    fallbackLegacy: () => connectMs('legacy', 'legacy'),
+    sdkFallbackAuto: () => sdkConnectMs('auto', 'legacy'),
+    sdkFallbackLegacy: () => sdkConnectMs('legacy', 'legacy'),
+  };
+  const names = Object.keys(paths);
+  const t: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  await connectMs('auto'); // warm-up: the fixture's modules into the page cache
+  for (let r = 0; r < rounds; r += 1) {
+    for (let i = 0; i < names.length; i += 1) {
+      const name = names[(i + r) % names.length]!;
+      t[name]!.push(await paths[name]!());
+    }
+  }
+  const ms = (name: string) => round2(median(t[name]!));
+  const ratio = (a: string, b: string) => round3(median(t[a]!.map((x, i) => x / t[b]![i]!)));
+  return {
+    erasConnectAutoMs: ms('auto'),
+    erasConnectPinnedMs: ms('pinned'),
+    erasConnectLegacyMs: ms('legacy'),
+    // The goal: at most 1.02, or the SDK's own ratio beside it.
+    erasConnectPinnedVsLegacyRatio: ratio('pinned', 'legacy'),
+    erasConnectSdkPinnedVsLegacyRatio: ratio('sdkPinned', 'sdkLegacy'),
+    erasConnectSdkPinnedMs: ms('sdkPinned'),
+    erasConnectSdkLegacyMs: ms('sdkLegacy'),
+    // `auto` against the revision it ends in: 2026-07-28 with the dual fixture, a 2025 one with the 2025-only fixture.
+    erasConnectAutoVsPinnedRatio: ratio('auto', 'pinned'),
+    erasConnectAutoVsLegacyRatio: ratio('auto', 'legacy'),
+    erasConnectFallbackAutoMs: ms('fallbackAuto'),
+    erasConnectFallbackLegacyMs: ms('fallbackLegacy'),
+    erasConnectFallbackAutoVsLegacyRatio: ratio('fallbackAuto', 'fallbackLegacy'),
+    erasConnectSdkFallbackAutoVsLegacyRatio: ratio('sdkFallbackAuto', 'sdkFallbackLegacy'),
+    erasConnectRounds: rounds,
+  };
+}
+
+/** An SDK v2 client of the era, with a server process of its own. */
+async function rawClient(era: 'legacy' | '2026-07-28'): Promise<Client> {
   const raw = new Client({ name: 'raw', version: '1.0.0' }, { versionNegotiation: { mode: era === 'legacy' ? 'legacy' : { pin: era } } });
   await raw.connect(new StdioClientTransport({ command: SERVER.command, args: spawnArgs(SERVER.command, SERVER.args), stderr: 'ignore' }));
+  return raw;
+}
+
+/**
+ * Lane, raw and floor micros per call over one era, and the ratios: each over raw, and the lane
+ * over its floor directly (the median of the paired per-round ratios), in wall and CPU time.
+ */
+async function callsIn(era: 'legacy' | '2026-07-28', rounds: number, callsPerRound: number): Promise<Record<string, number>> {
+  const dir = mkdtempSync(join(tmpdir(), 'ladder-bench-eras-'));
+  // Three server processes, one per path (bench/pairedCalls.ts says why).
+  const raw = await rawClient(era);
+  const floorClient = await rawClient(era);
   const trace = TraceWriter.open(join(dir, 'lane.jsonl'));
   const floorTrace = TraceWriter.open(join(dir, 'floor.jsonl'));
   const lane = await Lane.connect({ servers: { v2: { ...SERVER, protocol: era } }, arm: 'on', emit: trace.emit });
   const deadline = { timeout: DEFAULT_CALL_TIMEOUT_MS, maxTotalTimeout: DEFAULT_MAX_TOTAL_TIMEOUT_MS, resetTimeoutOnProgress: true, onprogress: () => undefined };
-  const rawCall = (id: number) => raw.callTool({ name: 'add', arguments: { a: id, b: 1 } }, deadline);
-  const floorOne = (id: number): Promise<void> => floorCall(floorTrace.emit, 'v2', 'add', { a: id, b: 1 }, () => rawCall(id));
-  const lanes: number[] = [];
-  const raws: number[] = [];
-  const floors: number[] = [];
+  const rawCall = (client: Client, id: number) => client.callTool({ name: 'add', arguments: { a: id, b: 1 } }, deadline);
+  let t;
   try {
     if (lane.startErrors.length > 0) throw lane.startErrors[0];
     await lane.openTurn();
-    for (let r = 0; r < rounds + 1; r += 1) {
-      const base = r * callsPerRound;
-      const paths = [
-        () => timeBatch(callsPerRound, base, rawCall),
-        () => timeBatch(callsPerRound, base, (id) => lane.call('v2__add', { a: id, b: 1 }, { round: 1 })),
-        () => timeBatch(callsPerRound, base, floorOne),
-      ];
-      const t = [0, 0, 0];
-      for (let i = 0; i < paths.length; i += 1) {
-        const which = (i + r) % paths.length;
-        t[which] = await paths[which]!();
-      }
-      if (r === 0) continue; // warm-up
-      raws.push(t[0]!);
-      lanes.push(t[1]!);
-      floors.push(t[2]!);
-    }
+    t = await pairedRounds({
+      raw: (id) => rawCall(raw, id),
+      lane: (id) => lane.call('v2__add', { a: id, b: 1 }, { round: 1 }),
+      floor: (id) => floorCall(floorTrace.emit, 'v2', 'add', { a: id, b: 1 }, () => rawCall(floorClient, id)),
+    }, { rounds, callsPerRound, warmupRounds: 2 });
   } finally {
-    await Promise.all([lane.close(), raw.close()]);
+    await Promise.all([lane.close(), raw.close(), floorClient.close()]);
     trace.close();
     floorTrace.close();
     rmSync(dir, { recursive: true, force: true });
   }
   const name = era === 'legacy' ? 'Legacy' : 'Modern';
-  const ratio = (a: number[], b: number[]) => round3(median(a.map((x, i) => x / b[i]!)));
   return {
-    [`eras${name}RawMicrosPerCall`]: round2(median(raws)),
-    [`eras${name}LaneMicrosPerCall`]: round2(median(lanes)),
-    [`eras${name}OverheadRatio`]: ratio(lanes, raws),
-    [`eras${name}FloorRatio`]: ratio(floors, raws),
+    [`eras${name}RawMicrosPerCall`]: microsOf(t.raw),
+    [`eras${name}LaneMicrosPerCall`]: microsOf(t.lane),
+    [`eras${name}FloorMicrosPerCall`]: microsOf(t.floor),
+    [`eras${name}OverheadRatio`]: ratioOf(t.lane, t.raw),
+    [`eras${name}FloorRatio`]: ratioOf(t.floor, t.raw),
+    // The goal: at most 1.10.
+    [`eras${name}OverFloorRatio`]: ratioOf(t.lane, t.floor),
+    [`eras${name}LaneCpuMicrosPerCall`]: microsOf(t.lane, 'cpu'),
+    [`eras${name}FloorCpuMicrosPerCall`]: microsOf(t.floor, 'cpu'),
+    [`eras${name}OverFloorRatioCpu`]: ratioOf(t.lane, t.floor, 'cpu'),
   };
 }
 
@@ -117,7 +183,7 @@ async function turnsAgainstZeroTtl(rounds: number, turnsPerRound: number): Promi
       for (let i = 0; i < 2; i += 1) {
         const which = (i + r) % 2;
         const lane = which === 0 ? cached : strict;
-        t[which] = await timeBatch(turnsPerRound, 0, () => lane.openTurn());
+        t[which] = (await timeBatch(turnsPerRound, 0, () => lane.openTurn())).wall;
       }
       if (r === 0) continue; // warm-up
       times[0].push(t[0]!);
@@ -135,28 +201,11 @@ async function turnsAgainstZeroTtl(rounds: number, turnsPerRound: number): Promi
 }
 
 export async function benchEras(options: ErasBenchOptions = {}): Promise<Record<string, number>> {
-  const { connectRounds = 20, callRounds = 10, callsPerRound = 200 } = options;
-  const settings: Protocol[] = ['auto', '2026-07-28', 'legacy'];
-  const times = new Map<Protocol, number[]>(settings.map((s) => [s, []]));
-  await connectMs('auto'); // warm-up: the fixture's modules into the page cache
-  for (let r = 0; r < connectRounds; r += 1) {
-    for (let i = 0; i < settings.length; i += 1) {
-      const setting = settings[(i + r) % settings.length]!;
-      times.get(setting)!.push(await connectMs(setting));
-    }
-  }
-  const auto = times.get('auto')!;
-  const pinned = times.get('2026-07-28')!;
-  const legacy = times.get('legacy')!;
+  const { connectRounds = 20, callRounds = 20, callsPerRound = 400 } = options;
   return {
-    erasConnectAutoMs: round2(median(auto)),
-    erasConnectPinnedMs: round2(median(pinned)),
-    erasConnectLegacyMs: round2(median(legacy)),
-    erasConnectAutoVsPinnedRatio: round3(median(auto.map((x, i) => x / pinned[i]!))),
-    erasConnectAutoVsLegacyRatio: round3(median(auto.map((x, i) => x / legacy[i]!))),
-    erasConnectRounds: connectRounds,
+    ...(await connects(connectRounds)),
     ...(await callsIn('legacy', callRounds, callsPerRound)),
     ...(await callsIn('2026-07-28', callRounds, callsPerRound)),
-    ...(await turnsAgainstZeroTtl(callRounds, callsPerRound)),
+    ...(await turnsAgainstZeroTtl(10, 200)),
   };
 }

@@ -4,13 +4,16 @@
 // Streamable HTTP server that forwards each tools/call to the same kind of upstream with an SDK
 // client, no lane, no trace, no guard, over calling that upstream client directly. So
 //   gatewayAdded = gateway - lane,   floorAdded = bare - raw,   ratio = gatewayAdded / floorAdded,
-// and the goal is a ratio of at most 1.2: the gateway's own code (guard, body read, step
-// bookkeeping, the answer's shape) costs at most a fifth more than the HTTP hop itself.
+// and the goal (issue 36) is a ratio of at most 1.10 in both eras, steady enough that two runs
+// agree within 0.05: the gateway's own code (guard, body read, step bookkeeping, the answer's
+// shape, the signal that lets a step stop a call) costs at most a tenth more than the HTTP hop
+// itself. CPU time per call stands beside each wall-time figure.
 //
 // Every upstream is the same in-process SDK server over an InMemoryTransport pair, so only the
 // path differs. The lane writes its trace to a JSONL file, as in a run; its cost is in both
-// `lane` and `gateway` and cancels. The four paths are timed in paired rounds whose order
-// rotates, so a busy machine's drift hits them alike; the figure is the median over rounds.
+// `lane` and `gateway` and cancels. The four paths are timed in 40 paired rounds of 250 calls
+// whose order rotates, so a busy machine's drift hits them alike; the figure is the median of
+// the per-round ratios.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -20,8 +23,9 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { createMcpHandler, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { serverTransport } from './lane.ts';
+import { fetchFollowingSignal } from '../src/mcp/client.ts';
 import { serveGatewayHttp } from '../src/gateway/mcp/http.ts';
 import { modernGatewayHandler } from '../src/gateway/mcp/modern.ts';
 import { gatewayServer } from '../src/gateway/mcp/server.ts';
@@ -67,16 +71,20 @@ async function toWeb(req: IncomingMessage, res: ServerResponse, answer: (request
 }
 
 /**
- * The floor: what any Streamable HTTP MCP proxy on the SDK's v2 line must do, written the way
- * the SDK's own examples write one. In the 2025 era a web-standard transport and a Server per
- * session; in the 2026-07-28 era the SDK's per-request handler. Either forwards to one client.
+ * The floor: what any Streamable HTTP MCP proxy on the SDK's v2 line must do to serve both eras on
+ * one endpoint, as the gateway does, written the way the SDK's own documentation writes one: a
+ * 2025 session gets a web-standard transport and a Server; a request with no session that is not
+ * an `initialize` goes to the SDK's per-request handler when the SDK's isLegacyRequest says it is
+ * not a 2025 one (the pattern its createMcpHandler documents for `legacy: 'reject'`). Either
+ * forwards to one client. (Before, the 2026-07-28 floor served that era alone and skipped the
+ * classification, which a gateway serving both eras cannot: docs/gateway.md.)
  */
-async function bareForwarder(to: Client, era: Era): Promise<{ url: string; close: () => Promise<void> }> {
+async function bareForwarder(to: Client): Promise<{ url: string; close: () => Promise<void> }> {
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
-  const modern = era === 'modern' ? createMcpHandler(() => forwarding(to), { legacy: 'reject' }) : undefined;
+  const modern = createMcpHandler(() => forwarding(to), { legacy: 'reject' });
   const answer = async (request: Request, body: unknown): Promise<Response> => {
-    if (modern !== undefined) return modern.fetch(request, { parsedBody: body });
     const id = request.headers.get('mcp-session-id');
+    if (id === null && !isInitializeRequest(body) && !(await isLegacyRequest(request, body))) return modern.fetch(request, { parsedBody: body });
     let transport = id === null ? undefined : sessions.get(id);
     if (transport === undefined) {
       const fresh: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
@@ -94,7 +102,7 @@ async function bareForwarder(to: Client, era: Era): Promise<{ url: string; close
     url: `http://127.0.0.1:${port}/mcp`,
     close: async () => {
       await Promise.allSettled([...sessions.values()].map((t) => t.close()));
-      await modern?.close();
+      await modern.close();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
@@ -104,7 +112,11 @@ async function bareForwarder(to: Client, era: Era): Promise<{ url: string; close
 async function httpClient(url: string, era: Era, token?: string): Promise<Client> {
   const client = new Client({ name: 'agent', version: '1.0.0' }, { versionNegotiation: { mode: era === 'legacy' ? 'legacy' : { pin: '2026-07-28' } } });
   const headers: Record<string, string> = token === undefined ? {} : { Authorization: `Bearer ${token}` };
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  // The fetch that gives each request a signal of its own (src/mcp/client.ts): with the SDK's
+  // default, undici keeps an abort listener per request on the transport's one signal until a
+  // collection, and walks them all on every request, so both paths' client cost grew with the
+  // calls made since the last GC (100 us a call and more) and the ratio moved from run to run.
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, fetch: fetchFollowingSignal }));
   await client.listTools();
   return client;
 }
@@ -127,7 +139,7 @@ export async function benchGateway(options: GatewayBenchOptions = {}): Promise<R
 }
 
 async function benchGatewayEra(era: Era, options: GatewayBenchOptions): Promise<Record<string, number>> {
-  const { rounds = 30, callsPerRound = 300, warmupRounds = 4 } = options;
+  const { rounds = 40, callsPerRound = 250, warmupRounds = 4 } = options;
   const dir = mkdtempSync(join(tmpdir(), 'ladder-bench-gateway-'));
   const token = randomUUID();
   const trace = TraceWriter.open(join(dir, 'pass.jsonl'));
@@ -138,7 +150,7 @@ async function benchGatewayEra(era: Era, options: GatewayBenchOptions): Promise<
   });
   const raw = new Client({ name: 'raw', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
   await raw.connect(await upstream());
-  const bare = await bareForwarder(raw, era);
+  const bare = await bareForwarder(raw);
   const stop = new AbortController();
   // A step is open while the clients connect and list, as the runner opens one before the agent starts.
   await step.openStep({ index: 0, ceiling: Number.MAX_SAFE_INTEGER, signal: stop.signal });
@@ -191,7 +203,7 @@ async function benchGatewayEra(era: Era, options: GatewayBenchOptions): Promise<
   return {
     gatewayAddedMicrosPerCall: round2(median(s.gatewayAdded)),
     gatewayFloorAddedMicrosPerCall: round2(median(s.floorAdded)),
-    // The goal: at most 1.2.
+    // The goal: at most 1.10.
     gatewayOverFloorRatio: round3(median(s.ratio)),
     // The same in CPU time, which the other processes of a shared machine do not inflate.
     gatewayAddedCpuMicrosPerCall: round2(median(s.gatewayAddedCpu)),

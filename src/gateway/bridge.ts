@@ -45,7 +45,7 @@ export class Bridge implements GatewayBackend {
   }
 
   async call(name: string, args: Record<string, unknown> | undefined, at: GatewayCallAt): Promise<GatewayAnswer> {
-    const result = await callTool(this.#client, name, args ?? {}, undefined, {
+    const result = await callTool(this.#client, name, args ?? {}, {
       signal: at.signal, ...(at.onProgress === undefined ? {} : { onprogress: at.onProgress }),
     });
     const text = result.content.map((c) => (c.type === 'text' ? c.text : JSON.stringify(c))).join('\n');

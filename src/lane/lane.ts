@@ -1,7 +1,8 @@
 // The lane: Ladder's MCP client side. It connects to a pass's servers, fixes each turn's
 // tool list, makes every call through the mechanisms its arm enables, and emits one trace
 // event per listing and per call (docs/lane.md).
-import { callTool } from '../mcp/client.ts';
+import { callDefinition, callTool } from '../mcp/client.ts';
+import type { CallOptions } from '../mcp/client.ts';
 import type { ElicitationAnswer, ElicitationAsked } from '../mcp/client.ts';
 import type { Client, Notification, RequestOptions, Tool } from '../mcp/types.ts';
 import {
@@ -36,6 +37,12 @@ interface Route {
   server: string;
   tool: string;
   definition: Tool;
+  /**
+   * The request options of each call to it, made when the turn opens: the deadline's (or the
+   * server's plain timeout) and the definition the SDK is handed. Undefined when they differ
+   * per call (an onProgress handler names the call).
+   */
+  options: CallOptions | undefined;
 }
 
 interface OpenTurn {
@@ -261,7 +268,9 @@ export class Lane {
     });
     const routes = new Map<string, Route>();
     for (const offered of roster.tools) {
-      routes.set(offered.name, { server: offered.server, tool: offered.tool.name, definition: offered.tool });
+      routes.set(offered.name, {
+        server: offered.server, tool: offered.tool.name, definition: offered.tool, options: this.#sharedOptions(offered.server, offered.tool),
+      });
       this.#hints.set(offered.name, offered.tool._meta?.['ladder/deterministic'] === true);
     }
     const tools: LaneTool[] = roster.tools.map(({ name, tool }) => ({
@@ -341,13 +350,23 @@ export class Lane {
     const site: CallSite = {
       name, server: route.server, key, turn: current.turn, round: at.round, incarnation: this.incarnation(route.server), signal: at.signal,
     };
-    return this.#pipeline.call(site, () => withOwnSignal(at.signal, (signal) =>
-      callTool(connection.client, route.tool, args, route.definition, this.#requestOptions(site, signal))));
+    // The step's signal goes to the SDK as it is: its v2 client takes its abort listener off a
+    // request's signal when the request ends (the v1 client left it, so each call had to get a
+    // signal of its own that followed the step's; test/lane/calls.test.ts holds the SDK to it).
+    return this.#pipeline.call(site, () => callTool(connection.client, route.tool, args, this.#requestOptions(site, route, at.signal)));
   }
 
-  #requestOptions(site: CallSite, signal: AbortSignal | undefined): RequestOptions | undefined {
-    const options = this.#timeoutOptions(site);
+  /** A call's request options: its route's, with the step's signal when it has one. */
+  #requestOptions(site: CallSite, route: Route, signal: AbortSignal | undefined): CallOptions {
+    const options = route.options ?? { ...this.#timeoutOptions(site), toolDefinition: callDefinition(route.definition) };
     return signal === undefined ? options : { ...options, signal };
+  }
+
+  /** The options every call of a tool sends, or undefined when an onProgress handler makes them per call. */
+  #sharedOptions(server: string, tool: Tool): CallOptions | undefined {
+    if (this.#pipeline.deadline && this.#sharedCallOptions === undefined) return undefined;
+    const timeout = this.#pipeline.deadline ? this.#sharedCallOptions : this.#plainOptions.get(server);
+    return { ...timeout, toolDefinition: callDefinition(tool) };
   }
 
   #timeoutOptions(site: CallSite): RequestOptions | undefined {
@@ -386,24 +405,5 @@ export class Lane {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
-  }
-}
-
-/**
- * Runs one request with a signal of its own, aborted when the step's is. The MCP SDK adds an
- * abort listener to a request's signal and never removes it: given the step's signal itself,
- * every call of the step would stay attached to it (Node warns at the 11th), and a step its
- * limit stopped would send notifications/cancelled for each call it had already finished.
- */
-async function withOwnSignal<T>(step: AbortSignal | undefined, request: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
-  if (step === undefined) return request(undefined);
-  const own = new AbortController();
-  const abort = (): void => own.abort(step.reason);
-  if (step.aborted) abort();
-  else step.addEventListener('abort', abort, { once: true });
-  try {
-    return await request(own.signal);
-  } finally {
-    step.removeEventListener('abort', abort);
   }
 }

@@ -120,14 +120,44 @@ export function listToolsPage(client: Client, cursor: string | undefined, option
   return client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, options);
 }
 
+/** A call's request options: the deadline's, and the tool's definition as callTool hands it to the SDK. */
+export type CallOptions = RequestOptions & { toolDefinition?: Tool };
+
 /**
- * Calls a tool. `tool` is its definition from the lane's own listing: the SDK then validates
- * structured output against the tool's output schema, and mirrors declared parameters into
- * headers over HTTP in the 2026 era, without a `tools/list` of its own.
+ * Calls a tool. `options.toolDefinition`, from the caller's own listing (see callDefinition),
+ * is what the SDK validates structured output against and reads declared parameters from to
+ * mirror into headers (over HTTP in the 2026 era), without a `tools/list` of its own.
  */
-export function callTool(client: Client, name: string, args: Record<string, unknown>, tool: Tool | undefined,
-  options: RequestOptions | undefined): Promise<CallToolResult> {
-  return client.callTool({ name, arguments: args }, { ...options, ...(tool === undefined ? {} : { toolDefinition: tool }) });
+export function callTool(client: Client, name: string, args: Record<string, unknown>, options: CallOptions | undefined): Promise<CallToolResult> {
+  return client.callTool({ name, arguments: args }, options);
+}
+
+/** The SDK's name for a parameter to mirror into a header (SEP-2243). */
+const HEADER_DECLARATION = 'x-mcp-header';
+
+/** Whether a schema declares a parameter to mirror anywhere in it (where the SDK would accept it or not). */
+function declaresHeaders(node: unknown): boolean {
+  if (node === null || typeof node !== 'object') return false;
+  if (!Array.isArray(node) && HEADER_DECLARATION in node) return true;
+  return Object.values(node).some(declaresHeaders);
+}
+
+const definitions = new WeakMap<Tool, Tool>();
+
+/**
+ * The definition to hand the SDK with every call of a tool, made once per listed definition.
+ * In the 2026 era the SDK walks the input schema of the definition it is given on every call,
+ * looking for parameters to mirror into headers; a tool that declares none gets a definition
+ * whose input schema has nothing to walk. The output schema is the listed object itself, so
+ * the SDK's validator (compiled per call, but cached by the schema object) is compiled once.
+ */
+export function callDefinition(tool: Tool): Tool {
+  let made = definitions.get(tool);
+  if (made === undefined) {
+    made = declaresHeaders(tool.inputSchema) ? tool : { ...tool, inputSchema: { type: 'object' } };
+    definitions.set(tool, made);
+  }
+  return made;
 }
 
 export interface StdioTarget {

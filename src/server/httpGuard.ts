@@ -2,7 +2,7 @@
 // bound to (a DNS-rebinding page reaches 127.0.0.1 under its own host name, and is refused
 // here), an Origin header if present must too, and with a token every request must carry
 // it as a bearer. A non-loopback bind is refused unless asked for and protected by a token.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
@@ -75,6 +75,7 @@ function originHost(origin: string): string {
   }
 }
 
+/** One call, not a Hash object per request: this runs on every request to the gateway. */
 function sha256(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+  return hash('sha256', value, 'buffer');
 }

@@ -1,5 +1,5 @@
 // The SDK v2 fixture servers (test/fixtures/v2-server.mjs) as real processes: `modern` speaks
-// only the 2026-07-28 revision, `dual` both eras. Over stdio a test gets the command to start
+// only the 2026-07-28 revision, `dual` both eras, `legacy` (stdio only) the 2025 ones. Over stdio a test gets the command to start
 // one; over Streamable HTTP the server is started here, on a free port of 127.0.0.1.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -8,7 +8,8 @@ import type { StdioServerConfig } from '../../src/lane/index.ts';
 
 export const V2_SERVER = fileURLToPath(new URL('../fixtures/v2-server.mjs', import.meta.url));
 
-export type V2Era = 'modern' | 'dual';
+/** `legacy`: the 2025 revisions only, over stdio only (the server wired to its transport by hand). */
+export type V2Era = 'modern' | 'dual' | 'legacy';
 
 /** The lines the fixture logged to `file` (V2_FIXTURE_LOG): `start <pid>`, `<POST|GET|DELETE> <method>`. */
 export function fixtureLog(file: string): string[] {

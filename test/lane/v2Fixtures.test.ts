@@ -8,6 +8,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Lane } from '../../src/lane/index.ts';
 import { fixtureLog, startV2Http, v2Stdio } from '../helpers/v2Server.ts';
 import type { V2Era } from '../helpers/v2Server.ts';
 
@@ -65,6 +66,22 @@ describe.each(['stdio', 'http'] as const)('the v2 fixtures over %s', (over) => {
       expect(await addWith({ pin: '2026-07-28' }, server.transport())).toEqual({ text: 'sum 5', version: '2026-07-28' });
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('the legacy v2 fixture over stdio', () => {
+  it('serves a 2025 client, is unknown to a pinned one, and an auto lane falls back to the 2025 handshake', async () => {
+    expect(await addWith('legacy', stdio('legacy'))).toEqual({ text: 'sum 5', version: '2025-11-25' });
+    await expect(addWith({ pin: '2026-07-28' }, stdio('legacy'))).rejects.toThrow();
+    const lane = await Lane.connect({ servers: { v2: { ...v2Stdio('legacy'), protocol: 'auto' } }, arm: 'on' });
+    try {
+      expect(lane.startErrors).toEqual([]);
+      expect(lane.protocols()).toEqual({ v2: '2025-11-25' });
+      await lane.openTurn();
+      expect((await lane.call('v2__add', { a: 2, b: 3 }, { round: 1 })).text).toBe('sum 5');
+    } finally {
+      await lane.close();
     }
   });
 });

@@ -24,6 +24,13 @@ const MAX_SESSIONS = 64;
  * comes back later gets 404, and the spec says it MUST then start a new session.
  */
 export const SESSION_IDLE_MS = 10 * 60_000;
+/**
+ * How long a POST's answer waits for its first event before its headers go out alone (webHttp's
+ * served): a tool that answers sooner costs one write, not two; a slower one's client still
+ * sees its stream open well within any client's wait for headers.
+ */
+export const POST_HEADERS_WITHIN_MS = 20;
+const POST_ANSWER = { headersWithinMs: POST_HEADERS_WITHIN_MS };
 /** A tools/call body: arguments of a few MB at most (the SDK transport's own bound is 4 MB). */
 export const GATEWAY_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -70,6 +77,16 @@ export function cancelledRequestIds(body: unknown): RequestId[] {
     const id = m?.method === 'notifications/cancelled' ? m.params?.requestId : undefined;
     return typeof id === 'string' || typeof id === 'number' ? [id] : [];
   });
+}
+
+/**
+ * Whether a 2026-07-28 POST opens a `subscriptions/listen` stream: the one request whose web
+ * request's signal the SDK's per-request handler reads (it ends the stream when the client goes).
+ * Any other request is handed on without a signal, which cost each call 10 to 20 us (webHttp.ts).
+ */
+export function opensListen(body: unknown): boolean {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.some((message) => (message as { method?: unknown } | null)?.method === 'subscriptions/listen');
 }
 
 interface Session {
@@ -144,8 +161,8 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       if (sessionId === undefined) {
         const initialize = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
         if (!initialize && options.modern !== undefined) {
-          const request = webRequest(req, res, body);
-          if (!(await isLegacyRequest(request, body))) return served(res, await options.modern.fetch(request, { parsedBody: body }));
+          const request = webRequest(req, res, body, { signal: opensListen(body) });
+          if (!(await isLegacyRequest(request, body))) return served(res, await options.modern.fetch(request, { parsedBody: body }), POST_ANSWER);
         }
         if (!initialize) {
           const modern = options.modern === undefined ? '' : ', or with server/discover for the 2026-07-28 revision';
@@ -154,14 +171,15 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
         if (sessions.size >= MAX_SESSIONS) return reply(res, 503, `Too many sessions (${MAX_SESSIONS}); close some first`);
         const session = await openSession();
         track(session, res);
-        await served(res, await session.transport.handleRequest(webRequest(req, res, body), { parsedBody: body }));
+        await served(res, await session.transport.handleRequest(webRequest(req, res, body), { parsedBody: body }), POST_ANSWER);
         if (session.transport.sessionId === undefined) await session.server.close();
         return;
       }
       const session = sessions.get(sessionId);
       if (!session) return reply(res, 404, 'Session not found', undefined, -32001);
       track(session, res);
-      await served(res, await session.transport.handleRequest(webRequest(req, res, body), { parsedBody: body }));
+      // A session's transport never reads the request's signal (webHttp.ts): none is made.
+      await served(res, await session.transport.handleRequest(webRequest(req, res, body, { signal: false }), { parsedBody: body }), POST_ANSWER);
       for (const id of cancelledRequestIds(body)) session.transport.closeSSEStream(id);
       return;
     }

@@ -131,7 +131,7 @@ export class StepGateway implements GatewayBackend {
     const record: StepCallRecord = { tool: name, key: key ?? callKey(name, {}), args: input, outcome: 'pending' };
     // Counted when sent, so concurrent calls cannot pass the ceiling together.
     step.calls.push(record);
-    const signal = AbortSignal.any([at.signal, step.signal]);
+    const { signal, release } = eitherSignal(at.signal, step.signal);
     const sent = this.#lane.call(name, input, { round: step.round, signal, ...(id === undefined ? {} : { id }) });
     step.inFlight.add(sent);
     let result: CallResult;
@@ -139,9 +139,34 @@ export class StepGateway implements GatewayBackend {
       result = await sent;
     } finally {
       step.inFlight.delete(sent);
+      release();
     }
     record.outcome = step.signal.aborted && result.outcome === 'timeout' ? 'abandoned' : result.outcome;
     if (id !== undefined) this.#results.set(id, { text: result.text, isError: result.isError });
     return { text: result.text, isError: result.isError, outcome: result.outcome };
   }
+}
+
+/**
+ * A signal for one call that aborts when either given one does (with its reason), and a release
+ * that detaches it once the call is done. AbortSignal.any does the same through weak references
+ * the collector has to clear, which the gateway's profile showed as a cost on every call.
+ */
+export function eitherSignal(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; release: () => void } {
+  const own = new AbortController();
+  const fromA = (): void => own.abort(a.reason);
+  const fromB = (): void => own.abort(b.reason);
+  if (a.aborted) fromA();
+  else if (b.aborted) fromB();
+  else {
+    a.addEventListener('abort', fromA, { once: true });
+    b.addEventListener('abort', fromB, { once: true });
+  }
+  return {
+    signal: own.signal,
+    release: () => {
+      a.removeEventListener('abort', fromA);
+      b.removeEventListener('abort', fromB);
+    },
+  };
 }
