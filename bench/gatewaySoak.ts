@@ -111,8 +111,12 @@ const SESSION_IDLE_S = 3;
 /** Calls per side before the counted ones, so both ends of the RSS comparison are warm. */
 const WARMUP_CALLS = 1_000;
 
-/** How long a snapshot waits after every upstream is up: a restarted process's start and a dead one's descriptors closing. */
-const SETTLE_MS = 1_000;
+/**
+ * How long a snapshot waits after every upstream is up: a restarted process's start, a dead one's
+ * descriptors closing, and past the HTTP servers' keep-alive time (Node's 5 s), so the sockets a
+ * client's pool holds idle are closed and only what a request still holds open is counted.
+ */
+const SETTLE_MS = 6_000;
 /** Counted calls between two samples of /proc, and between two of the process's own figures. */
 const SAMPLE_EVERY = 100;
 const MEMORY_EVERY = 500;

@@ -46,6 +46,9 @@ export interface HeapCount {
   byName: Map<string, { count: number; bytes: number }>;
   /** The descriptors open at the same idle moment. */
   fds: number;
+  /** Of them, sockets and pipes: what a held request or a child process leaves (figures, not the verdict's). */
+  sockets?: number;
+  pipes?: number;
 }
 
 /** How long a snapshot may take to be written: seconds for a 20 MB heap, more on a loaded machine. */
@@ -71,7 +74,8 @@ export async function heapSnapshot(pid: number, dir: string, done: number): Prom
       continue;
     }
     rmSync(join(dir, file));
-    return { done, ...countSnapshot(snapshot), fds: existsSync(`/proc/${pid}`) ? readdirSync(`/proc/${pid}/fd`).length : NaN };
+    const proc = existsSync(`/proc/${pid}`) ? procSample(pid, done) : undefined;
+    return { done, ...countSnapshot(snapshot), fds: proc?.fds ?? NaN, sockets: proc?.sockets ?? NaN, pipes: proc?.pipes ?? NaN };
   }
   throw new Error(`no heap snapshot from process ${pid} in ${SNAPSHOT_WAIT_MS / 1000} s`);
 }
@@ -169,6 +173,7 @@ export function memoryVerdict(gateway: readonly HeapCount[], floor: readonly Hea
       gatewaySoakLiveHeapMb: gateway.map(mb).join(' / '), gatewaySoakLiveHeapKbPer1000: r1(g.kbPer1000),
       gatewaySoakBareLiveHeapMb: floor.map(mb).join(' / '), gatewaySoakBareLiveHeapKbPer1000: r1(b.kbPer1000),
       gatewaySoakIdleFds: gateway.map((h) => h.fds).join(' / '), gatewaySoakBareIdleFds: floor.map((h) => h.fds).join(' / '),
+      gatewaySoakIdleSockets: gateway.map((h) => h.sockets).join(' / '), gatewaySoakIdlePipes: gateway.map((h) => h.pipes).join(' / '),
       gatewaySoakHeapGrewMost: grew(gateway[0]!, gateway[gateway.length - 1]!),
     },
   };
