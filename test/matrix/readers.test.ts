@@ -927,3 +927,11 @@ describe('cell', () => {
     expect(cell('r', 'plain', 'e', 'given').key).toBe('given');
   });
 });
+
+describe('waitFor, a cancel and a close at one moment', () => {
+  it('reads as the cancel', () => {
+    const slow = call(1000, 2, 7, 'slow');
+    const w = [slow, http(4000, 2, { event: 'client-closed' }), notify(4000, 9, 'notifications/cancelled', { requestId: 7 })];
+    expect(read.waitFor(rec({ wire: w }), 'slow')).toEqual({ seconds: 3, how: 'cancelled', call: slow });
+  });
+});

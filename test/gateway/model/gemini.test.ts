@@ -395,3 +395,26 @@ describe('model gateway: Google Gemini API', () => {
     expect(JSON.parse(error!)).toStrictEqual({ error: { code: 500, message: 'openai:m: connection reset', status: 'INTERNAL' } });
   });
 });
+
+describe('model gateway: Google Gemini API, parts after a function response', () => {
+  const turns = (extra: unknown) => [
+    { role: 'user', parts: [{ text: 'Show it.' }] },
+    { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'shot', args: {} } }] },
+    { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'shot', response: { output: 'a file' } } }, extra] },
+  ];
+
+  it('tells the model of a file a tool returned, as of an image', async () => {
+    await using fx = await gatewayAnswering([() => modelResponse({ text: 'ok' })]);
+    const res = await post(url(fx.gateway.geminiBaseUrl, 'm', 'generateContent'), { contents: turns({ fileData: { mimeType: 'application/pdf', fileUri: 'gs://b/f.pdf' } }) });
+    expect(res.status).toBe(200);
+    expect(fx.seen[0]!.request.messages.at(-1)).toMatchObject({ role: 'tool', content: 'a file\n[fileData: not carried by the model gateway, which passes text only]' });
+  });
+
+  it('refuses code parts there as anywhere: only an image or a file is a tool result\'s', async () => {
+    await using fx = await gatewayAnswering([() => modelResponse({ text: 'ok' })]);
+    const res = await post(url(fx.gateway.geminiBaseUrl, 'm', 'generateContent'), { contents: turns({ executableCode: { language: 'PYTHON', code: 'print(1)' } }) });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe('* GenerateContentRequest.contents[2].parts[1].executableCode: executableCode parts are not served: the model gateway carries text, functionCall and functionResponse parts only');
+    expect(fx.seen).toStrictEqual([]);
+  });
+});
