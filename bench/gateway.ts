@@ -32,6 +32,7 @@ import { gatewayServer } from '../src/gateway/mcp/server.ts';
 import { StepGateway } from '../src/gateway/mcp/step.ts';
 import { Lane } from '../src/lane/index.ts';
 import { TraceWriter } from '../src/trace/index.ts';
+import { timeBatch } from './pairedCalls.ts';
 import { median, round2, round3 } from './processes.ts';
 
 export interface GatewayBenchOptions {
@@ -119,16 +120,6 @@ async function httpClient(url: string, era: Era, token?: string): Promise<Client
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, fetch: fetchFollowingSignal }));
   await client.listTools();
   return client;
-}
-
-/** Wall and CPU microseconds per call. Client, gateway and upstream share this process, so CPU time is the whole cost, and what a loaded machine distorts least. */
-async function timeBatch(calls: number, base: number, call: (id: number) => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
-  const cpu0 = process.cpuUsage();
-  const started = performance.now();
-  for (let i = 0; i < calls; i += 1) await call(base + i);
-  const wall = ((performance.now() - started) * 1000) / calls;
-  const cpu = process.cpuUsage(cpu0);
-  return { wall, cpu: (cpu.user + cpu.system) / calls };
 }
 
 /** Both eras, one after the other: the 2025 figures keep their names, the 2026-07-28 ones are `gatewayModern*`. */

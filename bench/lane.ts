@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS, Lane } from '../src/lane/index.ts';
 import { TraceWriter } from '../src/trace/index.ts';
 import { floorCall } from './floor.ts';
+import { timeBatch } from './pairedCalls.ts';
 
 export interface LaneBenchOptions {
   rounds?: number;
@@ -44,16 +45,6 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-/** Wall and CPU microseconds per call over one batch. CPU time is what a loaded machine distorts least. */
-async function timeBatch(calls: number, base: number, call: Call): Promise<{ wall: number; cpu: number }> {
-  const cpu0 = process.cpuUsage();
-  const started = performance.now();
-  for (let i = 0; i < calls; i += 1) await call(base + i);
-  const wall = ((performance.now() - started) * 1000) / calls;
-  const cpu = process.cpuUsage(cpu0);
-  return { wall, cpu: (cpu.user + cpu.system) / calls };
 }
 
 async function laneOn(dir: string, arm: 'on' | 'off', traced = true): Promise<{ lane: Lane; trace: TraceWriter | undefined }> {
